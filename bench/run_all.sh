@@ -1,0 +1,9 @@
+#!/bin/sh
+# Runs every benchmark in bench/ and prints their figures (see docs/performance.md).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+echo "== event queues: hold model =="
+"$here/../build/bench/bench_event_queue" --benchmark_min_time=0.5
+echo
+echo "== PHOLD =="
+sh "$here/phold.sh"

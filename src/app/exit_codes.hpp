@@ -1,0 +1,10 @@
+#pragma once
+// The rackscale command's exit codes (documented in README.md).
+namespace rackscale::app {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitInternalError = 1;  // a bug or a failed simulation (for example a causality violation)
+inline constexpr int kExitBadInput = 2;       // bad command line, config or file; nothing was simulated
+inline constexpr int kExitInfeasible = 3;     // the described job cannot run (for example out of memory)
+
+}  // namespace rackscale::app

@@ -1,0 +1,44 @@
+// The rackscale command: parses the command line on every rank and runs the chosen subcommand.
+#include <iostream>
+#include <sstream>
+
+#include <CLI/CLI.hpp>
+#include <boost/mpi/communicator.hpp>
+#include <boost/mpi/environment.hpp>
+
+#include "app/exit_codes.hpp"
+#include "app/phold_command.hpp"
+#include "app/version.hpp"
+
+int main(int argc, char** argv) {
+  using namespace rackscale::app;
+  boost::mpi::environment env(argc, argv);
+  const boost::mpi::communicator world;
+
+  CLI::App cli{"rackscale: a parallel discrete-event simulator of distributed DNN training on large clusters"};
+  cli.set_version_flag("--version", std::string(kVersion) + " (" + kGitRevision + ")");
+  cli.require_subcommand(1);
+  PholdCommand phold(cli);
+
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // Every rank parses the same arguments; only rank 0 speaks. --help and --version exit 0, any other
+    // parse error is bad input.
+    std::ostringstream out, err;
+    const int code = cli.exit(e, out, err);
+    if (world.rank() == 0) {
+      std::cout << out.str();
+      std::cerr << err.str();
+    }
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+
+  try {
+    if (phold.chosen()) return phold.execute(world);
+  } catch (const std::exception& e) {
+    std::cerr << "rackscale: internal error on rank " << world.rank() << ": " << e.what() << '\n';
+    return kExitInternalError;
+  }
+  return kExitOk;
+}

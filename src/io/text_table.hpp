@@ -1,0 +1,29 @@
+#pragma once
+// A plain-text table for terminal summaries: columns sized to their widest cell, numbers right-aligned.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace rackscale::io {
+
+class TextTable {
+ public:
+  enum class Align { left, right };
+
+  // One entry per column: its heading and alignment.
+  TextTable(std::vector<std::string> headings, std::vector<Align> align);
+  void add_row(std::vector<std::string> cells);  // must have one cell per column
+  [[nodiscard]] std::string render() const;      // ends with a newline
+
+ private:
+  std::vector<std::string> headings_;
+  std::vector<Align> align_;
+  std::vector<std::vector<std::string>> rows_;
+};
+
+// 1234567 -> "1,234,567".
+[[nodiscard]] std::string with_commas(unsigned long long value);
+// 10800000 -> "10.8 M"; for rates and large counts in summaries.
+[[nodiscard]] std::string si_scaled(double value);
+
+}  // namespace rackscale::io

@@ -1,0 +1,184 @@
+#include "pdes/engine.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <stdexcept>
+
+#include <boost/mpi/collectives/all_reduce.hpp>
+#include <boost/mpi/operations.hpp>
+#include <fmt/format.h>
+
+#include "pdes/rank_reduce.hpp"
+#include "pdes/window_exchange.hpp"
+
+namespace rackscale::pdes {
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_between(Clock::time_point start, Clock::time_point end) {
+  return std::chrono::duration<double>(end - start).count();
+}
+double seconds_since(Clock::time_point start) { return seconds_between(start, Clock::now()); }
+}  // namespace
+
+Engine::Engine(boost::mpi::communicator comm, RankMap map, const EngineOptions& options)
+    : comm_(std::move(comm)),
+      map_(std::move(map)),
+      rank_(comm_.rank()),
+      seed_(options.seed),
+      queue_(make_event_queue(options.queue)),
+      sync_(make_synchronizer(options.sync, comm_)),
+      local_by_id_(map_.lp_count(), nullptr),
+      outboxes_(static_cast<std::size_t>(comm_.size())),
+      name_of_([](LpId lp) { return fmt::format("LP {}", lp); }) {
+  if (map_.ranks() != comm_.size())
+    throw std::invalid_argument(
+        fmt::format("engine: the rank map is for {} ranks but the run has {}", map_.ranks(), comm_.size()));
+  stats_.rank = rank_;
+}
+
+Engine::~Engine() = default;
+
+void Engine::add_lp(std::unique_ptr<LogicalProcess> lp) {
+  const LpId id = lp->id();
+  if (id >= map_.lp_count())
+    throw std::invalid_argument(fmt::format("engine: LP {} is outside the rank map ({} LPs)", id, map_.lp_count()));
+  if (!is_local(id))
+    throw std::invalid_argument(
+        fmt::format("engine: LP {} belongs to rank {}, not to rank {}", id, map_.owner(id), rank_));
+  if (local_by_id_[id] != nullptr) throw std::invalid_argument(fmt::format("engine: LP {} added twice", id));
+  lp->engine_ = this;
+  lp->rng_ = CounterRng(seed_, id);
+  local_by_id_[id] = lp.get();
+  owned_.push_back(std::move(lp));
+}
+
+void Engine::add_link(const Link& link) {
+  if (link.a >= map_.lp_count() || link.b >= map_.lp_count())
+    throw std::invalid_argument(fmt::format("engine: link {}-{} names an LP outside the rank map ({} LPs)", link.a,
+                                            link.b, map_.lp_count()));
+  links_.push_back(link);
+}
+
+void Engine::declare_any_to_any_latency(SimTime latency) {
+  any_to_any_latency_ = std::min(any_to_any_latency_, latency);
+}
+
+void Engine::set_lp_names(std::function<std::string(LpId)> name_of) { name_of_ = std::move(name_of); }
+
+std::string Engine::lp_name(LpId lp) const { return name_of_(lp); }
+
+void Engine::schedule(LogicalProcess& src, LpId dst, SimTime delay, EventKind kind, const Payload& payload,
+                      std::uint32_t aux) {
+  if (dst >= map_.lp_count())
+    throw std::out_of_range(fmt::format("{} sent an event to LP {}, but the run has only {} LPs",
+                                        lp_name(src.id_), dst, map_.lp_count()));
+  const int owner = map_.owner(dst);
+  if (owner != rank_) {
+    if (delay < lookahead_) causality_error(src, dst, delay);
+  } else if (delay == 0 && dst != src.id_) {
+    // A zero-delay event to another LP could reach it after it handled later-ordered events at the
+    // same time, and which of those it had handled would depend on the placement of LPs.
+    throw std::logic_error(fmt::format("{} sent an event to {} with zero delay at {}; events between different "
+                                       "LPs need a delay of at least 1 ps",
+                                       lp_name(src.id_), lp_name(dst), format_time(now_)));
+  }
+  const SimTime time = saturating_add(now_, delay);
+  if (time >= end_) return;  // would never be handled
+  const Event event{time, dst, src.id_, src.next_seq_++, kind, aux, payload};
+  if (owner == rank_) {
+    queue_->push(event);
+  } else {
+    outboxes_[static_cast<std::size_t>(owner)].push_back(event);
+    earliest_sent_ = std::min(earliest_sent_, time);
+    ++stats_.remote_sent;
+  }
+}
+
+void Engine::causality_error(const LogicalProcess& src, LpId dst, SimTime delay) const {
+  const std::string bound =
+      lookahead_ == kNever
+          ? std::string("no link between these ranks was declared, so no event may cross them")
+          : fmt::format("below the lookahead of {} ({} ps), the smallest latency of any link between ranks",
+                        format_time(lookahead_), lookahead_);
+  throw std::logic_error(fmt::format(
+      "causality violation at {}: {} (rank {}) sent an event to {} (rank {}) with a delay of {} ({} ps), {}",
+      format_time(now_), lp_name(src.id_), rank_, lp_name(dst), map_.owner(dst), format_time(delay), delay, bound));
+}
+
+void Engine::handle_until(SimTime limit) {
+  Event event;
+  while (queue_->pop_before(limit, event)) {
+    now_ = event.time;
+    local_by_id_[event.dst]->handle(event);
+    ++stats_.events_processed;
+  }
+}
+
+SimTime Engine::end_window(const std::string& failure) {
+  const SimTime local_next = std::min(queue_->next_time(), earliest_sent_);
+  earliest_sent_ = kNever;
+  return sync_->end_window(outboxes_, local_next, failure, *queue_, stats_);
+}
+
+EngineStats Engine::run(SimTime end) {
+  if (ran_) throw std::logic_error("engine: run() may be called once");
+  ran_ = true;
+  const auto run_start = Clock::now();
+  end_ = end;
+  std::sort(owned_.begin(), owned_.end(), [](const auto& a, const auto& b) { return a->id() < b->id(); });
+  stats_.lps = owned_.size();
+
+  SimTime local_lookahead = min_cross_rank_latency(links_, map_);
+  if (comm_.size() > 1) local_lookahead = std::min(local_lookahead, any_to_any_latency_);
+  lookahead_ = min_over_ranks(comm_, local_lookahead);
+  stats_.lookahead = lookahead_;
+
+  // A model exception on one rank must not leave the others blocked in the next exchange: it becomes
+  // this rank's failure message, and end_window() makes every rank throw it together.
+  std::string failure;
+  const auto describe = [this](const std::exception& e) {
+    return fmt::format("rank {} at {}: {}", rank_, format_time(now_), e.what());
+  };
+
+  now_ = 0;
+  try {
+    for (const auto& lp : owned_) lp->init();
+  } catch (const std::exception& e) {
+    failure = describe(e);
+  }
+  // One clock reading per phase boundary: the hot loop of short windows pays two per window.
+  auto mark = Clock::now();
+  SimTime next = end_window(failure);
+  while (next < end_) {
+    const SimTime limit = std::min(saturating_add(next, lookahead_), end_);
+    const auto handled = Clock::now();
+    stats_.sync_seconds += seconds_between(mark, handled);
+    try {
+      handle_until(limit);
+    } catch (const std::exception& e) {
+      failure = describe(e);
+    }
+    mark = Clock::now();
+    stats_.process_seconds += seconds_between(handled, mark);
+    ++stats_.windows;
+    next = end_window(failure);
+  }
+  stats_.sync_seconds += seconds_since(mark);
+
+  // now_ is the time of the last event this rank handled.
+  stats_.final_time = max_over_ranks(comm_, now_);
+  now_ = end_ == kNever ? stats_.final_time : end_;
+  try {
+    for (const auto& lp : owned_) lp->finish();
+  } catch (const std::exception& e) {
+    failure = describe(e);
+  }
+  const int lowest_failing_rank =
+      boost::mpi::all_reduce(comm_, failure.empty() ? comm_.size() : rank_, boost::mpi::minimum<int>());
+  if (lowest_failing_rank < comm_.size()) raise_window_failure(comm_, lowest_failing_rank, failure);
+  stats_.wall_seconds = seconds_since(run_start);
+  return stats_;
+}
+
+}  // namespace rackscale::pdes

@@ -1,0 +1,49 @@
+#pragma once
+// The pending-event set of one rank. An interface with small implementations chosen by name, so a
+// run (or a benchmark) can compare them without rebuilding.
+//
+// Contract for every implementation: pop_before() returns events in the order of pdes::before()
+// (time, source LP, sequence), whatever order they were pushed in, including pushes earlier than
+// events already popped.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "pdes/event.hpp"
+
+namespace rackscale::pdes {
+
+class EventQueue {
+ public:
+  virtual ~EventQueue() = default;
+  EventQueue() = default;
+  EventQueue(const EventQueue&) = delete;
+  EventQueue& operator=(const EventQueue&) = delete;
+
+  virtual void push(const Event& event) = 0;
+
+  // If the first event is earlier than `limit`, moves it to `out` and returns true.
+  // One call per event keeps the engine's hot loop at a single virtual call.
+  virtual bool pop_before(SimTime limit, Event& out) = 0;
+
+  // Time of the first event, or kNever when empty.
+  [[nodiscard]] virtual SimTime next_time() = 0;
+
+  [[nodiscard]] virtual std::size_t size() const = 0;
+  [[nodiscard]] bool empty() const { return size() == 0; }
+
+  [[nodiscard]] virtual std::string_view name() const = 0;
+};
+
+// Names accepted by make_event_queue(), the default first.
+[[nodiscard]] const std::vector<std::string>& event_queue_names();
+
+// The queue used when none is named; chosen by the hold benchmark (docs/performance.md).
+[[nodiscard]] std::string_view default_event_queue();
+
+// Throws std::invalid_argument naming the valid choices when `name` is unknown.
+[[nodiscard]] std::unique_ptr<EventQueue> make_event_queue(std::string_view name);
+
+}  // namespace rackscale::pdes

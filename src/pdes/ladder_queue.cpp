@@ -1,0 +1,202 @@
+#include "pdes/ladder_queue.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstddef>
+#include <stdexcept>
+
+namespace rackscale::pdes {
+
+void LadderQueue::push(const Event& event) {
+  if (size_ == 0) {
+    // Start over from an empty Top: otherwise, after a drain, a burst of pushes earlier than the
+    // old top_start_ would all land in Bottom and the queue would degrade to a heap.
+    nrungs_ = 0;
+    top_start_ = 0;
+  }
+  insert(make_entry(event, pool_.acquire(event)));
+  ++size_;
+}
+
+bool LadderQueue::pop_before(SimTime limit, Event& out) {
+  if (bottom_empty() && !fill_bottom()) return false;
+  EventSlot slot = 0;
+  if (first_is_late()) {
+    if (late_.top().time >= limit) return false;
+    slot = late_.pop(pool_).slot;
+  } else {
+    if (sorted_.back().time >= limit) return false;
+    slot = sorted_.back().slot;
+    sorted_.pop_back();
+  }
+  out = pool_[slot];
+  pool_.release(slot);
+  --size_;
+  if (!sorted_.empty()) pool_.prefetch(sorted_.back().slot);
+  return true;
+}
+
+SimTime LadderQueue::next_time() {
+  if (bottom_empty() && !fill_bottom()) return kNever;
+  return first_is_late() ? late_.top().time : sorted_.back().time;
+}
+
+void LadderQueue::insert(const QueueEntry& entry) {
+  if (entry.time >= top_start_) {
+    top_.push_back(entry);
+    top_min_ = std::min(top_min_, entry.time);
+    top_max_ = std::max(top_max_, entry.time);
+    return;
+  }
+  // Rungs nest: each one's range lies before the cur_start of the rung above, so the first rung
+  // whose cur_start the time reaches is the one whose bucket range holds it.
+  for (std::size_t r = 0; r < nrungs_; ++r) {
+    Rung& rung = rungs_[r];
+    if (entry.time >= rung.cur_start) {
+      const auto index = static_cast<std::size_t>((entry.time - rung.start) >> rung.shift);
+      append(rung.buckets[std::min(index, rung.nbuckets - 1)], entry);
+      ++rung.count;
+      return;
+    }
+  }
+  // Earlier than every rung's current bucket: only Bottom still sorts such times.
+  late_.push(entry, pool_);
+}
+
+void LadderQueue::append(Bucket& bucket, const QueueEntry& entry) {
+  const std::size_t used = bucket.count % kChunkEntries;
+  if (used == 0) {
+    ChunkIndex chunk = free_chunks_;
+    if (chunk != kNoChunk) {
+      free_chunks_ = next_chunk_[chunk];
+    } else {
+      if (chunks_.size() >= kNoChunk) throw std::length_error("LadderQueue: too many events");
+      chunk = static_cast<ChunkIndex>(chunks_.size());
+      chunks_.emplace_back();
+      next_chunk_.push_back(kNoChunk);
+    }
+    next_chunk_[chunk] = bucket.head;
+    bucket.head = chunk;
+  }
+  chunks_[bucket.head].entries[used] = entry;
+  ++bucket.count;
+}
+
+void LadderQueue::take(Bucket& bucket, std::vector<QueueEntry>& out) {
+  // The head chunk holds the remainder; every older chunk is full.
+  std::size_t in_chunk = (bucket.count - 1) % kChunkEntries + 1;
+  ChunkIndex chunk = bucket.head;
+  ChunkIndex last = chunk;
+  while (chunk != kNoChunk) {
+    const auto& entries = chunks_[chunk].entries;
+    out.insert(out.end(), entries.begin(), entries.begin() + static_cast<std::ptrdiff_t>(in_chunk));
+    in_chunk = kChunkEntries;
+    last = chunk;
+    chunk = next_chunk_[chunk];
+  }
+  // The whole chain goes onto the free list at once.
+  next_chunk_[last] = free_chunks_;
+  free_chunks_ = bucket.head;
+  bucket = Bucket{};
+}
+
+bool LadderQueue::fill_bottom() {
+  for (;;) {
+    if (nrungs_ == 0) {
+      if (top_.empty()) return false;
+      const SimTime min = top_min_;
+      const SimTime max = top_max_;
+      // Saturating: an event at kNever can never be popped (limit <= kNever), so its order
+      // relative to later kNever events does not matter.
+      top_start_ = saturating_add(max, 1);
+      top_min_ = kNever;
+      top_max_ = 0;
+      if (top_.size() <= kSpawnThreshold || min == max) {
+        sorted_.swap(top_);
+        sort_bottom();
+        return true;
+      }
+      spawn_rung(top_, min, max, top_start_);
+      top_.clear();
+      continue;
+    }
+
+    Rung& rung = rungs_[nrungs_ - 1];
+    if (rung.count == 0) {
+      // Its buckets are all empty again, ready for the next rung at this depth.
+      --nrungs_;
+      continue;
+    }
+    while (rung.buckets[rung.cur].count == 0) ++rung.cur;
+    Bucket& bucket = rung.buckets[rung.cur];
+    ++rung.cur;
+    // The last bucket's range runs to `end`, and start + nbuckets * width could overflow.
+    rung.cur_start =
+        rung.cur < rung.nbuckets ? rung.start + (SimTime{rung.cur} << rung.shift) : rung.end;
+    rung.count -= bucket.count;
+    const bool large = bucket.count > kSpawnThreshold;
+    // Bottom is empty, so its storage holds the bucket while we decide where it goes.
+    take(bucket, sorted_);
+
+    if (large && nrungs_ < kMaxRungs) {
+      SimTime min = kNever;
+      SimTime max = 0;
+      for (const QueueEntry& entry : sorted_) {
+        min = std::min(min, entry.time);
+        max = std::max(max, entry.time);
+      }
+      if (min != max) {
+        spawn_rung(sorted_, min, max, rung.cur_start);
+        sorted_.clear();
+        continue;
+      }
+    }
+    sort_bottom();
+    return true;
+  }
+}
+
+void LadderQueue::sort_bottom() {
+  const std::size_t n = sorted_.size();
+  if (n > kSpawnThreshold) {  // all one time, or from the deepest rung
+    std::sort(sorted_.begin(), sorted_.end(), [this](const QueueEntry& a, const QueueEntry& b) {
+      return entry_before(b, a, pool_);
+    });
+    return;
+  }
+  // Insertion sort with a hole: a typical Bottom holds a couple of dozen entries, where this beats
+  // std::sort (measured) and writes each moved entry once.
+  QueueEntry* const v = sorted_.data();
+  for (std::size_t i = 1; i < n; ++i) {
+    const QueueEntry entry = v[i];
+    std::size_t hole = i;
+    while (hole > 0 && entry_before(v[hole - 1], entry, pool_)) {
+      v[hole] = v[hole - 1];
+      --hole;
+    }
+    v[hole] = entry;
+  }
+}
+
+void LadderQueue::spawn_rung(const std::vector<QueueEntry>& source, SimTime min, SimTime max,
+                             SimTime end) {
+  Rung& rung = rungs_[nrungs_++];
+  const SimTime spread = max - min;
+  const SimTime target_buckets = std::max<SimTime>(2, source.size() / kEntriesPerBucket);
+  // The smallest power-of-two width that spreads [min, max] over at most target_buckets buckets;
+  // target_buckets >= 2 keeps the shift below 64 even for a spread of 2^64-1.
+  rung.shift = static_cast<unsigned>(std::bit_width(spread / target_buckets));
+  const auto nbuckets = static_cast<std::size_t>(spread >> rung.shift) + 1;
+  if (rung.buckets.size() < nbuckets) rung.buckets.resize(nbuckets);
+  rung.nbuckets = nbuckets;
+  rung.cur = 0;
+  rung.count = source.size();
+  rung.start = min;
+  rung.cur_start = min;
+  rung.end = end;
+  for (const QueueEntry& entry : source) {
+    append(rung.buckets[static_cast<std::size_t>((entry.time - min) >> rung.shift)], entry);
+  }
+}
+
+}  // namespace rackscale::pdes

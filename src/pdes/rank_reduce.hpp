@@ -1,0 +1,21 @@
+#pragma once
+// Minimum and maximum of unsigned 64-bit values (times, counts) over all ranks.
+//
+// Why not boost::mpi::all_reduce with minimum<std::uint64_t>: Boost.MPI sends std::uint64_t as
+// MPI_UNSIGNED_LONG, and Open MPI 4.1.4 (Debian 12) compares MPI_UNSIGNED_LONG as signed in MPI_MIN and
+// MPI_MAX, so kNever (2^64 - 1) reads as -1 and wins every minimum. MPI_UINT64_T compares correctly;
+// tests/pdes/test_rank_reduce.cpp guards this.
+#include <cstdint>
+#include <span>
+
+#include <boost/mpi/communicator.hpp>
+
+namespace rackscale::pdes {
+
+[[nodiscard]] std::uint64_t min_over_ranks(const boost::mpi::communicator& comm, std::uint64_t value);
+[[nodiscard]] std::uint64_t max_over_ranks(const boost::mpi::communicator& comm, std::uint64_t value);
+// Element-wise minimum; `in` and `out` have the same length.
+void min_over_ranks(const boost::mpi::communicator& comm, std::span<const std::uint64_t> in,
+                    std::span<std::uint64_t> out);
+
+}  // namespace rackscale::pdes

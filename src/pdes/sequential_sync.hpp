@@ -1,0 +1,14 @@
+#pragma once
+// Synchronization for one rank: there is nobody to wait for, so the first window runs to the end.
+#include "pdes/sync.hpp"
+
+namespace rackscale::pdes {
+
+class SequentialSync final : public Synchronizer {
+ public:
+  SimTime end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, const std::string& failure,
+                     EventQueue& queue, EngineStats& stats) override;
+  [[nodiscard]] std::string_view name() const override { return "sequential"; }
+};
+
+}  // namespace rackscale::pdes

@@ -1,0 +1,46 @@
+#pragma once
+// Engine statistics: what one rank did during a run, and their reduction to totals on rank 0.
+#include <cstdint>
+#include <vector>
+
+#include <boost/mpi/communicator.hpp>
+
+#include "pdes/time.hpp"
+
+namespace rackscale::pdes {
+
+struct EngineStats {
+  int rank = 0;
+  std::uint64_t lps = 0;                // LPs owned by this rank
+  std::uint64_t events_processed = 0;   // events handled by this rank's LPs
+  std::uint64_t remote_sent = 0;        // events sent to LPs on other ranks
+  std::uint64_t remote_received = 0;    // events received from other ranks
+  std::uint64_t windows = 0;            // synchronization windows processed
+  SimTime lookahead = kNever;           // window length bound (kNever: no cross-rank link)
+  SimTime final_time = 0;               // latest event time handled on any rank (same on all ranks)
+  double process_seconds = 0;           // wall time handling events
+  double sync_seconds = 0;              // wall time in window exchanges (includes waiting for other ranks)
+  double wall_seconds = 0;              // wall time of run(): LP init, windows and LP finish
+
+  [[nodiscard]] double events_per_second() const {
+    return wall_seconds > 0 ? static_cast<double>(events_processed) / wall_seconds : 0.0;
+  }
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    ar & rank & lps & events_processed & remote_sent & remote_received & windows & lookahead & final_time &
+        process_seconds & sync_seconds & wall_seconds;
+  }
+};
+
+// All ranks' statistics and their totals. Counts are summed over ranks; times are the slowest rank's,
+// so total events/s is the whole run's rate; windows, lookahead and final time are the same everywhere.
+struct EngineTotals {
+  std::vector<EngineStats> per_rank;
+  EngineStats total;
+};
+
+// Collective. The result is filled on rank 0 only (other ranks get empty totals).
+[[nodiscard]] EngineTotals gather_stats(const boost::mpi::communicator& comm, const EngineStats& mine);
+
+}  // namespace rackscale::pdes

@@ -1,0 +1,44 @@
+#pragma once
+// Window synchronization: the policy that ends one conservative window and decides where the next
+// one starts. The engine handles every event earlier than (global next event time + lookahead), then
+// calls end_window(); implementations differ only in how the ranks exchange their cross-rank events
+// and agree on the global next event time.
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <boost/mpi/communicator.hpp>
+
+#include "pdes/event.hpp"
+#include "pdes/event_queue.hpp"
+#include "pdes/statistics.hpp"
+
+namespace rackscale::pdes {
+
+class Synchronizer {
+ public:
+  virtual ~Synchronizer() = default;
+  Synchronizer() = default;
+  Synchronizer(const Synchronizer&) = delete;
+  Synchronizer& operator=(const Synchronizer&) = delete;
+
+  // Collective over the engine's communicator. Sends outboxes[r] to rank r and empties it, pushes the
+  // events sent to this rank into `queue`, and returns the earliest event time on any rank (kNever if
+  // none). `local_next` is the earliest of this rank's pending events and of the events it sent in
+  // this window. If `failure` is non-empty this rank failed; when any rank failed, every rank throws
+  // SimulationError carrying the message of the lowest failing rank.
+  virtual SimTime end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
+                             const std::string& failure, EventQueue& queue, EngineStats& stats) = 0;
+
+  [[nodiscard]] virtual std::string_view name() const = 0;
+};
+
+// Names accepted by make_synchronizer(); "auto" picks by rank count.
+[[nodiscard]] const std::vector<std::string>& synchronizer_names();
+
+// Throws std::invalid_argument for an unknown name or one that cannot run on comm's size.
+[[nodiscard]] std::unique_ptr<Synchronizer> make_synchronizer(std::string_view name,
+                                                              const boost::mpi::communicator& comm);
+
+}  // namespace rackscale::pdes

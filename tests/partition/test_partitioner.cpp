@@ -1,0 +1,52 @@
+// Block and round-robin placement against hand-worked assignments.
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "partition/partitioner.hpp"
+
+using rackscale::partition::Graph;
+using rackscale::partition::make_partitioner;
+
+TEST(BlockPartitioner, UnitWeightsGiveContiguousBlocksDifferingByAtMostOne) {
+  const auto block = make_partitioner("block");
+  EXPECT_EQ(block->assign(Graph::isolated(10), 4), (std::vector<std::int32_t>{0, 0, 1, 1, 1, 2, 2, 3, 3, 3}));
+  EXPECT_EQ(block->assign(Graph::isolated(4), 4), (std::vector<std::int32_t>{0, 1, 2, 3}));
+  EXPECT_EQ(block->assign(Graph::isolated(2), 3), (std::vector<std::int32_t>{0, 2}));
+  for (int parts = 1; parts <= 9; ++parts) {
+    const auto assignment = block->assign(Graph::isolated(1000), parts);
+    std::vector<int> sizes(static_cast<std::size_t>(parts), 0);
+    for (std::size_t v = 0; v < assignment.size(); ++v) {
+      ASSERT_GE(assignment[v], 0);
+      ASSERT_LT(assignment[v], parts);
+      if (v > 0) {
+        ASSERT_LE(assignment[v - 1], assignment[v]) << "blocks must be contiguous";
+      }
+      ++sizes[static_cast<std::size_t>(assignment[v])];
+    }
+    const auto [lo, hi] = std::minmax_element(sizes.begin(), sizes.end());
+    EXPECT_LE(*hi - *lo, 1) << parts << " parts";
+  }
+}
+
+TEST(BlockPartitioner, BalancesByWeight) {
+  Graph g = Graph::isolated(6);
+  g.vertex_weight = {6, 1, 1, 1, 1, 2};  // total 12: halves are {6} and {1,1,1,1,2}
+  EXPECT_EQ(make_partitioner("block")->assign(g, 2), (std::vector<std::int32_t>{0, 1, 1, 1, 1, 1}));
+}
+
+TEST(RoundRobinPartitioner, DealsVerticesInTurn) {
+  EXPECT_EQ(make_partitioner("round_robin")->assign(Graph::isolated(7), 3),
+            (std::vector<std::int32_t>{0, 1, 2, 0, 1, 2, 0}));
+}
+
+TEST(Partitioner, UnknownNameListsTheChoices) {
+  try {
+    (void)make_partitioner("random");
+    ADD_FAILURE();
+  } catch (const std::invalid_argument& e) {
+    EXPECT_STREQ(e.what(), "unknown partition method 'random': expected one of block, round_robin");
+  }
+}

@@ -1,0 +1,393 @@
+// Every queue returned by make_event_queue() is driven side by side with a std::multiset ordered by
+// pdes::before(); every popped event is compared field by field with the reference's first event.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pdes/event_queue.hpp"
+
+namespace rackscale::pdes {
+namespace {
+
+struct ByBefore {
+  bool operator()(const Event& a, const Event& b) const { return before(a, b); }
+};
+
+// Distinct for distinct counters (multiplication by an odd constant is a bijection mod 2^64) but
+// not increasing in push order, so a queue that breaks ties first-in-first-out fails.
+std::uint64_t scrambled_seq(std::uint64_t counter) { return counter * 0x9E37'79B9'7F4A'7C15ULL; }
+
+Event make_event(SimTime time, LpId src, std::uint64_t seq) {
+  Event e;
+  e.time = time;
+  e.src = src;
+  e.seq = seq;
+  // Fields the order ignores, filled so that a queue mixing up events' bodies is caught.
+  e.dst = static_cast<LpId>(seq >> 7);
+  e.kind = static_cast<EventKind>(seq >> 13);
+  e.aux = static_cast<std::uint32_t>(seq >> 29);
+  e.payload = {seq, ~seq, seq ^ time, time};
+  return e;
+}
+
+bool same_event(const Event& a, const Event& b) {
+  return a.time == b.time && a.dst == b.dst && a.src == b.src && a.seq == b.seq &&
+         a.kind == b.kind && a.aux == b.aux && a.payload == b.payload;
+}
+
+std::string describe(const Event& e) {
+  return "(time " + std::to_string(e.time) + ", src " + std::to_string(e.src) + ", seq " +
+         std::to_string(e.seq) + ")";
+}
+
+// A queue under test and its reference.
+class Checked {
+ public:
+  explicit Checked(const std::string& name) : queue_(make_event_queue(name)) {}
+
+  void push(SimTime time, LpId src) { push(make_event(time, src, scrambled_seq(++counter_))); }
+  void push(const Event& e) {
+    queue_->push(e);
+    ref_.insert(e);
+  }
+
+  // pop_before(limit) on both; the popped event (if any) is stored in `popped`.
+  testing::AssertionResult pop_before(SimTime limit, Event* popped = nullptr) {
+    Event got{};
+    const bool have = queue_->pop_before(limit, got);
+    const bool expect = !ref_.empty() && ref_.begin()->time < limit;
+    if (have != expect) {
+      return testing::AssertionFailure()
+             << "pop_before(" << limit << ") returned " << have << ", expected " << expect
+             << (ref_.empty() ? std::string(" (reference empty)")
+                              : " (reference first " + describe(*ref_.begin()) + ")");
+    }
+    if (!have) return testing::AssertionSuccess();
+    const Event want = *ref_.begin();
+    ref_.erase(ref_.begin());
+    if (!same_event(got, want)) {
+      return testing::AssertionFailure() << "popped " << describe(got) << ", expected "
+                                         << describe(want) << " (pop #" << pops_ << ")";
+    }
+    ++pops_;
+    if (popped != nullptr) *popped = got;
+    return testing::AssertionSuccess();
+  }
+
+  testing::AssertionResult agrees() {
+    const SimTime want = ref_.empty() ? kNever : ref_.begin()->time;
+    const SimTime got = queue_->next_time();
+    if (got != want) {
+      return testing::AssertionFailure() << "next_time() " << got << ", expected " << want;
+    }
+    if (queue_->size() != ref_.size() || queue_->empty() != ref_.empty()) {
+      return testing::AssertionFailure()
+             << "size() " << queue_->size() << ", expected " << ref_.size();
+    }
+    return testing::AssertionSuccess();
+  }
+
+  testing::AssertionResult drain() {
+    while (!ref_.empty()) {
+      if (auto r = pop_before(kNever); !r) return r;
+    }
+    return agrees();
+  }
+
+  [[nodiscard]] std::size_t size() const { return ref_.size(); }
+  [[nodiscard]] SimTime first_time() const { return ref_.empty() ? kNever : ref_.begin()->time; }
+
+ private:
+  std::unique_ptr<EventQueue> queue_;
+  std::multiset<Event, ByBefore> ref_;
+  std::uint64_t counter_ = 0;
+  std::uint64_t pops_ = 0;
+};
+
+class EventQueueTest : public testing::TestWithParam<std::string> {
+ protected:
+  Checked checked{GetParam()};
+  std::mt19937_64 rng{0x5EED'0001};
+
+  std::uint64_t uniform(std::uint64_t lo, std::uint64_t hi) {  // inclusive
+    return std::uniform_int_distribution<std::uint64_t>(lo, hi)(rng);
+  }
+  LpId any_src(LpId count) { return static_cast<LpId>(uniform(0, count - 1)); }
+  bool chance(double p) { return std::bernoulli_distribution(p)(rng); }
+
+  // Interleaves pushes and pops in alternating growing and shrinking phases, so a ladder keeps
+  // building and using up rungs; pop limits cluster around the first time. Ends with a drain.
+  void random_stream(int steps, const std::function<SimTime()>& draw_time, LpId srcs) {
+    for (int step = 0; step < steps; ++step) {
+      const double push_share = (step / 2000) % 2 == 0 ? 0.7 : 0.35;
+      if (chance(push_share)) {
+        checked.push(draw_time(), any_src(srcs));
+      } else {
+        SimTime limit = kNever;
+        const SimTime first = checked.first_time();
+        switch (uniform(0, 4)) {
+          case 0:  // the boundary: an event at `limit` must stay
+            limit = first;
+            break;
+          case 1:
+            limit = first == kNever ? kNever : first + 1;
+            break;
+          case 2:
+            limit = draw_time();
+            break;
+          default:
+            break;
+        }
+        ASSERT_TRUE(checked.pop_before(limit)) << "step " << step;
+      }
+      if (chance(0.3)) {
+        ASSERT_TRUE(checked.agrees()) << "step " << step;
+      }
+    }
+    ASSERT_TRUE(checked.drain());
+  }
+
+  // The hold model: pop the first event, push one at its time plus an increment.
+  void hold(std::size_t n, int holds, const std::function<SimTime()>& increment) {
+    for (std::size_t i = 0; i < n; ++i) checked.push(increment(), any_src(1u << 20));
+    for (int h = 0; h < holds; ++h) {
+      Event e{};
+      ASSERT_TRUE(checked.pop_before(kNever, &e)) << "hold " << h;
+      checked.push(e.time + increment(), any_src(1u << 20));
+    }
+    ASSERT_TRUE(checked.drain());
+  }
+};
+
+TEST_P(EventQueueTest, ReportsItsName) {
+  EXPECT_EQ(make_event_queue(GetParam())->name(), GetParam());
+}
+
+TEST_P(EventQueueTest, EmptyQueueHasNothing) {
+  auto queue = make_event_queue(GetParam());
+  EXPECT_EQ(queue->next_time(), kNever);
+  EXPECT_EQ(queue->size(), 0u);
+  EXPECT_TRUE(queue->empty());
+  Event out{};
+  EXPECT_FALSE(queue->pop_before(kNever, out));
+  queue->push(make_event(5, 1, 1));
+  EXPECT_EQ(queue->size(), 1u);
+  EXPECT_TRUE(queue->pop_before(kNever, out));
+  EXPECT_EQ(queue->next_time(), kNever);
+  EXPECT_TRUE(queue->empty());
+}
+
+TEST_P(EventQueueTest, EventAtLimitIsNotReturned) {
+  checked.push(100, 2);
+  checked.push(100, 1);
+  checked.push(99, 7);
+  checked.push(101, 0);
+  ASSERT_TRUE(checked.pop_before(100));  // the event at 99
+  ASSERT_TRUE(checked.agrees());
+  ASSERT_TRUE(checked.pop_before(100));  // returns false, as the reference does
+  ASSERT_EQ(checked.size(), 3u);
+  ASSERT_TRUE(checked.agrees());
+  ASSERT_TRUE(checked.pop_before(0));
+  ASSERT_TRUE(checked.pop_before(101));  // (100, src 1)
+  ASSERT_TRUE(checked.pop_before(101));  // (100, src 2)
+  ASSERT_TRUE(checked.pop_before(101));  // nothing: 101 is at the limit
+  ASSERT_EQ(checked.size(), 1u);
+  ASSERT_TRUE(checked.drain());
+}
+
+TEST_P(EventQueueTest, EventsAtTheEndOfTimeAreKeptButNeverPopped) {
+  // No limit exceeds kNever, so such events stay; they count in size() but not in next_time().
+  auto queue = make_event_queue(GetParam());
+  for (std::uint64_t i = 0; i < 100; ++i) queue->push(make_event(kNever, 1, i));
+  queue->push(make_event(kNever - 1, 1, 100));
+  Event out{};
+  ASSERT_TRUE(queue->pop_before(kNever, out));
+  EXPECT_EQ(out.time, kNever - 1);
+  EXPECT_FALSE(queue->pop_before(kNever, out));
+  EXPECT_EQ(queue->next_time(), kNever);
+  EXPECT_EQ(queue->size(), 100u);
+  queue->push(make_event(3, 2, 101));
+  ASSERT_TRUE(queue->pop_before(kNever, out));
+  EXPECT_EQ(out.seq, 101u);
+  EXPECT_EQ(queue->size(), 100u);
+}
+
+TEST_P(EventQueueTest, OrdersTiesBySourceThenSequence) {
+  // Pushed in descending seq order for each source, sources interleaved.
+  for (std::uint64_t seq = 40; seq-- > 0;) {
+    for (LpId src : {3u, 0u, 2u}) checked.push(make_event(7, src, seq));
+  }
+  ASSERT_TRUE(checked.drain());
+}
+
+TEST_P(EventQueueTest, RandomStreamWithManyTies) {
+  // Times in [0, 8) and four sources: (time, src) ties on nearly every comparison, so the order
+  // rests on seq.
+  random_stream(
+      60'000, [this] { return uniform(0, 7); }, 4);
+}
+
+TEST_P(EventQueueTest, RandomStreamWithPushesBeforePoppedTimes) {
+  // Times around the current first time, reaching 5000 ps before it: a large share of pushes
+  // lands before events already popped.
+  random_stream(
+      80'000,
+      [this] {
+        const SimTime first = checked.first_time() == kNever ? 100'000 : checked.first_time();
+        return first - std::min<SimTime>(first, uniform(0, 5'000)) + uniform(0, 20'000);
+      },
+      64);
+}
+
+TEST_P(EventQueueTest, RandomStreamWithHugeTimeSpread) {
+  // Every scale from 1 ps to 2^64-2 ps, plus exact powers of two around bucket edges.
+  random_stream(
+      80'000,
+      [this]() -> SimTime {
+        switch (uniform(0, 3)) {
+          case 0:
+            return uniform(0, kNever - 1);
+          case 1:
+            return uniform(0, std::uint64_t{1} << 63);
+          case 2:
+            return rng() >> uniform(1, 63);
+          default:
+            return (std::uint64_t{1} << uniform(0, 63)) - uniform(0, 1);
+        }
+      },
+      16);
+}
+
+TEST_P(EventQueueTest, RandomStreamAtSeveralScalesAroundFirstTime) {
+  // A dense cluster just after the first time inside a sparse spread: buckets overflow into finer
+  // rungs, and pushes land in the gaps between a fine rung's range and its parent bucket's edge.
+  random_stream(
+      120'000,
+      [this] {
+        const SimTime first = checked.first_time() == kNever ? 0 : checked.first_time();
+        return first + (std::uint64_t{1} << uniform(0, 3) * 7) - 1 + uniform(0, 63);
+      },
+      8);
+}
+
+TEST_P(EventQueueTest, PushesBetweenAFineRungAndItsParentBucketEdge) {
+  // Shaped for the ladder (and harmless for the others): 200 events at 0..99 among 800 at
+  // 10^4..10^6 put the cluster in one wide bucket, which becomes a rung of width-1 buckets ending
+  // at 100, well before the wide bucket's edge.
+  for (SimTime t = 0; t < 100; ++t) {
+    checked.push(t, 1);
+    checked.push(t, 0);
+  }
+  for (int i = 0; i < 800; ++i) checked.push(uniform(10'000, 1'000'000), any_src(4));
+  const auto push_around_edges = [this] {
+    for (const SimTime t : {99u, 100u, 101u, 500u, 2'047u, 2'048u, 2'049u, 9'999u}) {
+      checked.push(t, any_src(4));
+      checked.push(t, any_src(4));
+    }
+  };
+  // While the fine rung is in use, then once its last bucket is in Bottom.
+  for (int i = 0; i < 101; ++i) ASSERT_TRUE(checked.pop_before(kNever));
+  push_around_edges();
+  for (int i = 0; i < 100; ++i) ASSERT_TRUE(checked.pop_before(kNever));
+  push_around_edges();
+  ASSERT_TRUE(checked.agrees());
+  for (int i = 0; i < 10; ++i) ASSERT_TRUE(checked.pop_before(kNever));
+  for (const SimTime t : {200u, 100u, 3'000u}) checked.push(t, any_src(4));
+  ASSERT_TRUE(checked.drain());
+}
+
+TEST_P(EventQueueTest, OneEventPerPowerOfTwoAboveACluster) {
+  // Each split of the earliest bucket strips only a few of the powers of two, so a ladder reaches
+  // its depth limit and must sort what is left in Bottom.
+  for (int round = 0; round < 3; ++round) {
+    for (int i = 0; i < 100; ++i) checked.push(uniform(0, 1), any_src(4));
+    for (unsigned k = 1; k < 64; ++k) checked.push(std::uint64_t{1} << k, any_src(4));
+    for (int i = 0; i < 120; ++i) ASSERT_TRUE(checked.pop_before(kNever));
+    for (unsigned k = 1; k < 64; k += 3) checked.push((std::uint64_t{1} << k) + 1, any_src(4));
+  }
+  ASSERT_TRUE(checked.drain());
+}
+
+TEST_P(EventQueueTest, LogUniformTimesNestDeeply) {
+  // Times spread evenly over every power of two: whatever bucket holds the earliest times also
+  // holds most of the events, so a ladder keeps splitting it into finer rungs, to its depth limit.
+  auto log_uniform = [this] { return rng() >> uniform(0, 63); };
+  for (int i = 0; i < 40'000; ++i) checked.push(log_uniform(), any_src(4));
+  for (int i = 0; i < 60'000; ++i) {
+    if (chance(0.4)) {
+      checked.push(log_uniform(), any_src(4));
+    } else {
+      ASSERT_TRUE(checked.pop_before(kNever)) << "step " << i;
+    }
+  }
+  ASSERT_TRUE(checked.drain());
+}
+
+TEST_P(EventQueueTest, AllEqualTimes) {
+  for (int i = 0; i < 20'000; ++i) checked.push(42, any_src(3));
+  for (int i = 0; i < 5'000; ++i) ASSERT_TRUE(checked.pop_before(kNever));
+  // Equal times pushed after pops began, and a few earlier ones.
+  for (int i = 0; i < 5'000; ++i) checked.push(i % 100 == 0 ? 41 : 42, any_src(3));
+  ASSERT_TRUE(checked.agrees());
+  ASSERT_TRUE(checked.drain());
+}
+
+TEST_P(EventQueueTest, RefillsAfterDrainWithEarlierTimes) {
+  for (int round = 0; round < 6; ++round) {
+    // Each round starts earlier than the last round's events.
+    const SimTime base = 1'000'000 - static_cast<SimTime>(round) * 150'000;
+    for (int i = 0; i < 3'000; ++i) checked.push(base + uniform(0, 200'000), any_src(8));
+    for (int i = 0; i < 2'000; ++i) ASSERT_TRUE(checked.pop_before(kNever));
+    for (int i = 0; i < 500; ++i) checked.push(base + uniform(0, 400'000), any_src(8));
+    ASSERT_TRUE(checked.drain());
+  }
+}
+
+TEST_P(EventQueueTest, HoldModelExponential) {
+  std::exponential_distribution<double> exp(1.0 / 1000.0);
+  hold(5'000, 300'000, [&] { return static_cast<SimTime>(exp(rng)); });
+}
+
+TEST_P(EventQueueTest, HoldModelLargeQueue) {
+  std::exponential_distribution<double> exp(1.0 / 800'000.0);
+  hold(60'000, 200'000, [&] { return 100'000 + static_cast<SimTime>(exp(rng)); });
+}
+
+TEST_P(EventQueueTest, HoldModelWithTinyIncrements) {
+  // Increments of 0..3 ps: most pushes tie the time just popped.
+  hold(3'000, 200'000, [this] { return uniform(0, 3); });
+}
+
+TEST(EventQueueFactory, UnknownNameThrowsListingValidNames) {
+  try {
+    (void)make_event_queue("nope");
+    FAIL() << "make_event_queue(\"nope\") did not throw";
+  } catch (const std::invalid_argument& e) {
+    const std::string message = e.what();
+    EXPECT_NE(message.find("nope"), std::string::npos) << message;
+    for (const std::string& name : event_queue_names()) {
+      EXPECT_NE(message.find(name), std::string::npos) << message;
+    }
+  }
+}
+
+TEST(EventQueueFactory, DefaultIsAValidName) {
+  const auto& names = event_queue_names();
+  EXPECT_NE(std::find(names.begin(), names.end(), default_event_queue()), names.end());
+}
+
+std::string queue_label(const testing::TestParamInfo<std::string>& param) { return param.param; }
+
+INSTANTIATE_TEST_SUITE_P(AllQueues, EventQueueTest, testing::ValuesIn(event_queue_names()),
+                         queue_label);
+
+}  // namespace
+}  // namespace rackscale::pdes

@@ -1,0 +1,30 @@
+// Unsigned 64-bit minimum and maximum over ranks, including kNever (2^64 - 1), which a signed
+// comparison would take for -1 (see src/pdes/rank_reduce.hpp).
+#include <array>
+#include <cstdint>
+
+#include <boost/mpi/communicator.hpp>
+#include <gtest/gtest.h>
+
+#include "pdes/rank_reduce.hpp"
+#include "pdes/time.hpp"
+
+using rackscale::pdes::kNever;
+
+TEST(RankReduce, MinimumAndMaximumCompareUnsigned) {
+  const boost::mpi::communicator world;
+  const int r = world.rank();
+  const int n = world.size();
+  // Rank 0 holds kNever; rank k > 0 holds 2^63 + 100 - k, above every signed value.
+  const std::uint64_t mine = r == 0 ? kNever : (std::uint64_t{1} << 63) + 100 - static_cast<std::uint64_t>(r);
+  const std::uint64_t expected_min = n == 1 ? kNever : (std::uint64_t{1} << 63) + 100 - static_cast<std::uint64_t>(n - 1);
+  EXPECT_EQ(rackscale::pdes::min_over_ranks(world, mine), expected_min);
+  EXPECT_EQ(rackscale::pdes::max_over_ranks(world, mine), kNever);
+  EXPECT_EQ(rackscale::pdes::max_over_ranks(world, static_cast<std::uint64_t>(r)), static_cast<std::uint64_t>(n - 1));
+
+  const std::array<std::uint64_t, 2> in{mine, static_cast<std::uint64_t>(r + 5)};
+  std::array<std::uint64_t, 2> out{};
+  rackscale::pdes::min_over_ranks(world, in, out);
+  EXPECT_EQ(out[0], expected_min);
+  EXPECT_EQ(out[1], 5u);
+}
