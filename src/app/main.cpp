@@ -1,11 +1,14 @@
 // The rackscale command: parses the command line on every rank and runs the chosen subcommand.
 #include <iostream>
+#include <memory>
 #include <sstream>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
 
+#include "app/command.hpp"
 #include "app/exit_codes.hpp"
 #include "app/phold_command.hpp"
 #include "app/version.hpp"
@@ -18,7 +21,8 @@ int main(int argc, char** argv) {
   CLI::App cli{"rackscale: a parallel discrete-event simulator of distributed DNN training on large clusters"};
   cli.set_version_flag("--version", std::string(kVersion) + " (" + kGitRevision + ")");
   cli.require_subcommand(1);
-  PholdCommand phold(cli);
+  std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(std::make_unique<PholdCommand>(cli));
 
   try {
     cli.parse(argc, argv);
@@ -35,7 +39,8 @@ int main(int argc, char** argv) {
   }
 
   try {
-    if (phold.chosen()) return phold.execute(world);
+    for (const auto& command : commands)
+      if (command->chosen()) return command->execute(world);
   } catch (const std::exception& e) {
     std::cerr << "rackscale: internal error on rank " << world.rank() << ": " << e.what() << '\n';
     return kExitInternalError;

@@ -54,7 +54,7 @@ PholdCommand::PholdCommand(CLI::App& parent)
   command_->add_flag("--json", json_, "Also print the results as one JSON object on the last line");
 }
 
-int PholdCommand::execute(const boost::mpi::communicator& comm) const {
+int PholdCommand::execute(const boost::mpi::communicator& comm) {
   const bool printer = comm.rank() == 0;
   PholdRun run = run_;
   PholdResult result;

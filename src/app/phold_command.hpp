@@ -3,16 +3,16 @@
 #include <CLI/CLI.hpp>
 #include <boost/mpi/communicator.hpp>
 
+#include "app/command.hpp"
 #include "app/phold_run.hpp"
 
 namespace rackscale::app {
 
-class PholdCommand {
+class PholdCommand final : public Command {
  public:
   explicit PholdCommand(CLI::App& parent);
-  [[nodiscard]] bool chosen() const { return command_->parsed(); }
-  // Runs on every rank; rank 0 prints. Returns the exit code.
-  int execute(const boost::mpi::communicator& comm) const;
+  [[nodiscard]] bool chosen() const override { return command_->parsed(); }
+  [[nodiscard]] int execute(const boost::mpi::communicator& comm) override;
 
  private:
   CLI::App* command_;

@@ -1,0 +1,43 @@
+#pragma once
+// Hardware presets as the models see them: figures in SI base units (bytes, bytes/s, FLOP/s, watts,
+// picoseconds), each with the source it came from. The YAML presets in configs/presets/ fill these.
+#include <cstdint>
+#include <string>
+
+#include "pdes/time.hpp"
+
+namespace rackscale::models {
+
+struct AcceleratorSpec {
+  std::string name;
+  double peak_bf16_flops = 0;     // dense, FLOP/s
+  double peak_fp8_flops = 0;      // dense, FLOP/s (0: not supported)
+  std::uint64_t memory_bytes = 0; // HBM capacity
+  double memory_bandwidth = 0;    // HBM, bytes/s
+  double tdp_watts = 0;
+  double idle_watts = 0;
+  double process_nm = 0;          // for embodied carbon
+  double die_area_mm2 = 0;
+  std::string source;             // where the figures come from
+};
+
+struct NicSpec {
+  std::string name;
+  double bandwidth = 0;           // per direction, bytes/s
+  pdes::SimTime latency = 0;      // host-side injection latency added to the first hop
+  double active_watts = 0;
+  double idle_watts = 0;
+  std::string source;
+};
+
+struct SwitchSpec {
+  std::string name;
+  std::uint32_t radix = 0;        // ports
+  double port_bandwidth = 0;      // per port per direction, bytes/s
+  pdes::SimTime latency = 0;      // port-to-port forwarding latency
+  double active_watts = 0;
+  double idle_watts = 0;
+  std::string source;
+};
+
+}  // namespace rackscale::models

@@ -1,0 +1,38 @@
+#pragma once
+// Routing: which output port a chunk takes at each node. Routers are topology-specific arithmetic
+// (no tables), deterministic, and stateless apart from the small RouteTag each chunk carries, so the
+// same chunk takes the same path on any rank.
+#include <cstdint>
+#include <string_view>
+
+namespace rackscale::models::network {
+
+class Topology;
+
+// Carried by every chunk (and used once per message in analytical mode).
+struct RouteTag {
+  std::uint64_t entropy = 0;  // hash that picks among equal-cost ports (per flow for ECMP, per chunk for spraying)
+  std::uint32_t via = 0xFFFF'FFFFu;  // dragonfly Valiant: the intermediate group, until reached
+  std::uint32_t phase = 0;    // router-defined progress marker
+};
+
+class Router {
+ public:
+  virtual ~Router() = default;
+  Router() = default;
+  Router(const Router&) = delete;
+  Router& operator=(const Router&) = delete;
+
+  // The tag of chunk `chunk` of flow `flow` from device node `src` to device node `dst`.
+  [[nodiscard]] virtual RouteTag start(std::uint32_t src, std::uint32_t dst, std::uint64_t flow,
+                                       std::uint64_t chunk) const = 0;
+  // The index of the output port of node `at` that the chunk takes next towards device node `dst`
+  // (at != dst). May update the tag (for example when a Valiant detour reaches its group).
+  [[nodiscard]] virtual std::uint16_t next_port(std::uint32_t at, std::uint32_t dst, RouteTag& tag) const = 0;
+  [[nodiscard]] virtual std::string_view name() const = 0;
+};
+
+// A well-mixed 64-bit hash of up to four values (for ECMP and spraying entropy).
+[[nodiscard]] std::uint64_t route_hash(std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t d = 0) noexcept;
+
+}  // namespace rackscale::models::network

@@ -1,0 +1,60 @@
+#pragma once
+// A scenario: everything one run simulates, as validated structs. src/io/config reads it from YAML;
+// the models never see YAML or files.
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "models/network/cluster_spec.hpp"
+#include "pdes/time.hpp"
+
+namespace rackscale::models {
+
+enum class TrafficPattern {
+  permutation,     // each device sends `bytes` to one other device; a random derangement (seeded)
+  all_to_all,      // each device sends `bytes` to every other device, staggered (i sends to i+1, i+2, ...)
+  incast,          // `senders` devices send `bytes` each to device `receiver`
+  ring,            // device i sends `bytes` to device (i + 1) mod n
+  uniform_random,  // each device sends `messages` messages of `bytes` to uniformly random other devices
+};
+
+struct TrafficSpec {
+  TrafficPattern pattern = TrafficPattern::permutation;
+  std::uint64_t bytes = 0;
+  std::uint32_t senders = 0;   // incast: number of senders (0: every other device)
+  std::uint32_t receiver = 0;  // incast: receiving device
+  std::uint32_t messages = 1;  // uniform_random: messages per device
+};
+
+enum class WorkloadKind { traffic };
+
+struct WorkloadSpec {
+  WorkloadKind kind = WorkloadKind::traffic;
+  TrafficSpec traffic;
+};
+
+struct SimulationSpec {
+  std::uint64_t seed = 1;
+  pdes::SimTime end = pdes::kNever;  // stop time; kNever: run until no events remain
+  std::string partition = "metis";   // rack -> rank partitioner (the --partition option overrides)
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  network::ClusterSpec cluster;
+  network::NetworkSpec network;
+  WorkloadSpec workload;
+  SimulationSpec simulation;
+
+  std::string source_file;    // the YAML file it came from
+  std::string resolved_yaml;  // the full config after presets and overrides, for the record
+  // Where each key path ("cluster.scale_out.fat_tree.tiers") was written: "file:line:column", so
+  // errors found after loading (by the topology builders, say) can point at the line.
+  std::map<std::string, std::string> key_locations;
+
+  // "file:line:column: " for the key path, or its closest written ancestor; "file: " if none.
+  [[nodiscard]] std::string locate(const std::string& key_path) const;
+};
+
+}  // namespace rackscale::models
