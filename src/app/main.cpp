@@ -11,6 +11,9 @@
 #include "app/command.hpp"
 #include "app/exit_codes.hpp"
 #include "app/phold_command.hpp"
+#include "app/validate_command.hpp"
+#include "app/partition_command.hpp"
+#include "app/run_command.hpp"
 #include "app/version.hpp"
 
 int main(int argc, char** argv) {
@@ -22,7 +25,10 @@ int main(int argc, char** argv) {
   cli.set_version_flag("--version", std::string(kVersion) + " (" + kGitRevision + ")");
   cli.require_subcommand(1);
   std::vector<std::unique_ptr<Command>> commands;
+  commands.push_back(std::make_unique<RunCommand>(cli));
   commands.push_back(std::make_unique<PholdCommand>(cli));
+  commands.push_back(std::make_unique<ValidateCommand>(cli));
+  commands.push_back(std::make_unique<PartitionCommand>(cli));
 
   try {
     cli.parse(argc, argv);

@@ -30,4 +30,13 @@ void min_over_ranks(const boost::mpi::communicator& comm, std::span<const std::u
   reduce(comm, in.data(), out.data(), in.size(), MPI_MIN);
 }
 
+void reduce_to_root(const boost::mpi::communicator& comm, std::span<const std::uint64_t> in,
+                    std::span<std::uint64_t> out, Reduction op, int root) {
+  if (comm.rank() == root && in.size() != out.size())
+    throw std::invalid_argument("reduce_to_root: input and output lengths differ");
+  const MPI_Op mpi_op = op == Reduction::sum ? MPI_SUM : op == Reduction::min ? MPI_MIN : MPI_MAX;
+  BOOST_MPI_CHECK_RESULT(MPI_Reduce, (in.data(), comm.rank() == root ? out.data() : nullptr,
+                                      static_cast<int>(in.size()), MPI_UINT64_T, mpi_op, root, MPI_Comm(comm)));
+}
+
 }  // namespace rackscale::pdes

@@ -18,4 +18,10 @@ namespace rackscale::pdes {
 void min_over_ranks(const boost::mpi::communicator& comm, std::span<const std::uint64_t> in,
                     std::span<std::uint64_t> out);
 
+// Element-wise sum, minimum or maximum over ranks into `out` on `root` (out is left untouched
+// elsewhere); `in` and `out` have the same length on root.
+enum class Reduction { sum, min, max };
+void reduce_to_root(const boost::mpi::communicator& comm, std::span<const std::uint64_t> in,
+                    std::span<std::uint64_t> out, Reduction op, int root = 0);
+
 }  // namespace rackscale::pdes

@@ -1,10 +1,12 @@
-// Block and round-robin placement against hand-worked assignments.
+// Block and round-robin placement against hand-worked assignments; what every partitioner promises.
 #include <algorithm>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "graph_fixtures.hpp"
 #include "partition/partitioner.hpp"
 
 using rackscale::partition::Graph;
@@ -47,6 +49,40 @@ TEST(Partitioner, UnknownNameListsTheChoices) {
     (void)make_partitioner("random");
     ADD_FAILURE();
   } catch (const std::invalid_argument& e) {
-    EXPECT_STREQ(e.what(), "unknown partition method 'random': expected one of block, round_robin");
+    EXPECT_STREQ(e.what(), "unknown partition method 'random': expected one of block, round_robin, metis");
   }
+}
+
+// Every method, on graphs with and without edges, with fewer, as many and more vertices than parts:
+// one entry per vertex, each a valid part. And with at least as many vertices as parts, no part is
+// left empty (with unit weights; an empty rank would idle while the others work).
+TEST(Partitioner, EveryMethodAssignsEveryVertexOnceToAValidPart) {
+  using rackscale::partition::partitioner_names;
+  namespace fx = rackscale::partition::testing;
+  const std::vector<Graph> graphs{Graph::isolated(0), Graph::isolated(1), Graph::isolated(5), Graph::isolated(37),
+                                  fx::interleaved_ring(4, 9), fx::grid(7, 5)};
+  for (const std::string& method : partitioner_names()) {
+    const auto partitioner = make_partitioner(method);
+    EXPECT_EQ(partitioner->name(), method);
+    for (const Graph& g : graphs) {
+      for (int parts : {1, 2, 3, 4, 7, 8, 40}) {
+        const auto assignment = partitioner->assign(g, parts);
+        ASSERT_EQ(assignment.size(), g.vertex_count()) << method << ", " << parts << " parts";
+        std::vector<int> members(static_cast<std::size_t>(parts), 0);
+        for (const std::int32_t p : assignment) {
+          ASSERT_GE(p, 0) << method;
+          ASSERT_LT(p, parts) << method;
+          ++members[static_cast<std::size_t>(p)];
+        }
+        if (g.vertex_count() >= static_cast<std::size_t>(parts)) {
+          EXPECT_EQ(std::count(members.begin(), members.end(), 0), 0)
+              << method << " left a part empty: " << g.vertex_count() << " vertices, " << parts << " parts";
+        }
+      }
+    }
+  }
+}
+
+TEST(Partitioner, FactoryKnowsAllThreeMethods) {
+  EXPECT_EQ(rackscale::partition::partitioner_names(), (std::vector<std::string>{"block", "round_robin", "metis"}));
 }

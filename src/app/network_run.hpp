@@ -1,0 +1,24 @@
+#pragma once
+// Wires a traffic scenario together: topology -> rack partition -> engine and network LPs -> run ->
+// figures reduced over ranks. Used by `rackscale run` and by the network tests.
+#include <string>
+
+#include <boost/mpi/communicator.hpp>
+
+#include "models/scenario.hpp"
+#include "models/traffic/traffic_report.hpp"
+
+namespace rackscale::app {
+
+struct RunOptions {
+  std::string partition;  // empty: the scenario's simulation.partition
+  std::string queue;      // empty: the engine's default
+  std::string sync = "auto";
+};
+
+// Collective. Throws std::invalid_argument (bad scenario or options, before simulating; messages start
+// with the config key at fault) and pdes::SimulationError (the run failed).
+[[nodiscard]] models::traffic::TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Scenario& scenario,
+                                        const RunOptions& options);
+
+}  // namespace rackscale::app

@@ -1,0 +1,63 @@
+#include "app/run_command.hpp"
+
+#include <iostream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "app/exit_codes.hpp"
+#include "app/scenario_errors.hpp"
+#include "io/config/config_error.hpp"
+#include "io/config/scenario_loader.hpp"
+#include "io/traffic_summary.hpp"
+#include "partition/partitioner.hpp"
+#include "pdes/error.hpp"
+#include "pdes/event_queue.hpp"
+#include "pdes/sync.hpp"
+
+namespace rackscale::app {
+
+RunCommand::RunCommand(CLI::App& parent)
+    : command_(parent.add_subcommand("run", "Simulate a scenario described by a YAML config")) {
+  command_->add_option("config", config_, "Scenario file (YAML; see docs/config.md)")->required();
+  command_->add_option("--set", overrides_, "Override a config value: --set cluster.nodes=32 (repeatable)");
+  command_->add_option("--partition", options_.partition,
+                       fmt::format("Rack placement on ranks: {} (default: the config's simulation.partition, metis)",
+                                   fmt::join(partition::partitioner_names(), ", ")));
+  command_->add_option("--queue", options_.queue, fmt::format("Event queue: {} (default {})",
+                                                              fmt::join(pdes::event_queue_names(), ", "),
+                                                              pdes::default_event_queue()));
+  command_->add_option("--sync", options_.sync,
+                       fmt::format("Window synchronizer: {}", fmt::join(pdes::synchronizer_names(), ", ")))
+      ->capture_default_str();
+  command_->add_flag("--json", json_, "Also print the results as one JSON object on the last line");
+}
+
+int RunCommand::execute(const boost::mpi::communicator& comm) {
+  const bool printer = comm.rank() == 0;
+  const auto fail = [&](int code, const std::string& message) {
+    if (printer) std::cerr << "rackscale run: " << message << '\n';
+    return code;
+  };
+  models::Scenario scenario;
+  try {
+    scenario = io::load_scenario(config_, overrides_);
+  } catch (const io::ConfigError& e) {
+    return fail(kExitBadInput, e.what());
+  }
+  models::traffic::TrafficReport report;
+  try {
+    report = run_traffic(comm, scenario, options_);
+  } catch (const std::invalid_argument& e) {
+    return fail(kExitBadInput, locate_error(scenario, e.what()));
+  } catch (const pdes::SimulationError& e) {
+    return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
+  }
+  if (!printer) return kExitOk;
+  std::cout << io::traffic_summary(scenario, report);
+  if (json_) std::cout << io::traffic_json(scenario, report).dump() << '\n';
+  return kExitOk;
+}
+
+}  // namespace rackscale::app

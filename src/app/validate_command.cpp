@@ -1,0 +1,98 @@
+#include "app/validate_command.hpp"
+
+#include <iostream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/exit_codes.hpp"
+#include "app/scenario_errors.hpp"
+#include "io/config/config_error.hpp"
+#include "io/config/scenario_loader.hpp"
+#include "io/text_table.hpp"
+#include "models/network/build_topology.hpp"
+
+namespace rackscale::app {
+namespace {
+
+namespace net = models::network;
+
+struct RackCounts {
+  std::size_t compute = 0;
+  std::size_t network = 0;
+};
+
+RackCounts count_racks(const net::Topology& topology) {
+  RackCounts c;
+  for (const auto& rack : topology.racks) (rack.kind == net::RackKind::compute ? c.compute : c.network) += 1;
+  return c;
+}
+
+}  // namespace
+
+ValidateCommand::ValidateCommand(CLI::App& parent)
+    : command_(parent.add_subcommand("validate", "Check a scenario config and build its topology without simulating")) {
+  command_->add_option("config", config_, "Scenario file (YAML; see docs/config.md)")->required();
+  command_->add_option("--set", overrides_, "Override a config value: --set cluster.nodes=32 (repeatable)");
+  command_->add_flag("--json", json_, "Also print the summary as one JSON object on the last line");
+  command_->add_flag("--resolved", resolved_, "Also print the config after presets and overrides (YAML)");
+}
+
+int ValidateCommand::execute(const boost::mpi::communicator& comm) {
+  // Every rank loads (they all will for a run, so this checks the same thing); rank 0 speaks.
+  const bool printer = comm.rank() == 0;
+  models::Scenario scenario;
+  net::Topology topology;
+  try {
+    scenario = io::load_scenario(config_, overrides_);
+    topology = net::build_topology(scenario.cluster, scenario.network.routing);
+  } catch (const io::ConfigError& e) {
+    // The loader's message is already "file:line:column: key: ..."; print it bare so editors can jump to it.
+    if (printer) std::cerr << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::invalid_argument& e) {
+    if (printer) std::cerr << locate_error(scenario, e.what()) << '\n';
+    return kExitBadInput;
+  }
+  if (!printer) return kExitOk;
+
+  const auto& cluster = scenario.cluster;
+  const RackCounts racks = count_racks(topology);
+  // Label and value lines rather than a table: the topology description is one long line.
+  const auto line = [](std::string_view label, const std::string& value) {
+    std::cout << fmt::format("  {:<10}{}\n", label, value);
+  };
+  std::cout << scenario.name << (scenario.description.empty() ? "" : ": " + scenario.description) << '\n';
+  line("config", scenario.source_file);
+  line("devices", fmt::format("{} ({} nodes x {} {})", io::with_commas(topology.device_count()),
+                              io::with_commas(cluster.nodes), cluster.devices_per_node, cluster.accelerator.name));
+  line("racks", fmt::format("{} ({} compute, {} network)", io::with_commas(topology.racks.size()),
+                            io::with_commas(racks.compute), io::with_commas(racks.network)));
+  line("switches", io::with_commas(topology.switch_count()));
+  line("links", io::with_commas(topology.link_count()));
+  line("topology", topology.description);
+  std::cout << "valid (nothing was simulated)\n";
+  if (resolved_) std::cout << "\n# resolved config\n" << scenario.resolved_yaml;
+
+  if (json_) {
+    nlohmann::ordered_json j;
+    j["valid"] = true;
+    j["name"] = scenario.name;
+    j["config"] = scenario.source_file;
+    j["devices"] = topology.device_count();
+    j["nodes"] = cluster.nodes;
+    j["devices_per_node"] = cluster.devices_per_node;
+    j["accelerator"] = cluster.accelerator.name;
+    j["racks"] = topology.racks.size();
+    j["compute_racks"] = racks.compute;
+    j["network_racks"] = racks.network;
+    j["switches"] = topology.switch_count();
+    j["links"] = topology.link_count();
+    j["topology"] = topology.description;
+    std::cout << j.dump() << '\n';
+  }
+  return kExitOk;
+}
+
+}  // namespace rackscale::app

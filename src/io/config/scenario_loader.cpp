@@ -1,0 +1,314 @@
+#include "io/config/scenario_loader.hpp"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "io/config/config_error.hpp"
+#include "io/config/config_node.hpp"
+#include "io/config/overrides.hpp"
+#include "io/config/presets.hpp"
+#include "io/config/yaml_reader.hpp"
+#include "partition/partitioner.hpp"
+
+namespace rackscale::io {
+namespace {
+
+namespace net = models::network;
+
+struct PresetField {
+  const char* path;
+  PresetKind kind;
+};
+constexpr std::array kPresetFields{
+    PresetField{"cluster.accelerator", PresetKind::accelerator},
+    PresetField{"cluster.nic", PresetKind::nic},
+    PresetField{"cluster.scale_up.switch", PresetKind::switch_spec},
+    PresetField{"cluster.scale_out.switch", PresetKind::switch_spec},
+};
+
+// The node at a dotted path through mappings, or null.
+ConfigNode* find_path(ConfigNode& root, const std::string& path) {
+  ConfigNode* node = &root;
+  for (std::size_t start = 0; node != nullptr;) {
+    const auto dot = path.find('.', start);
+    const std::string key = path.substr(start, dot == std::string::npos ? std::string::npos : dot - start);
+    if (!node->is_mapping()) return nullptr;
+    ConfigEntry* entry = node->find(key);
+    node = entry == nullptr ? nullptr : &entry->value;
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  return node;
+}
+
+std::string sequence_of(const ConfigNode& n) {
+  return n.is_sequence() ? fmt::format("a sequence of {}", n.items.size()) : describe_found(n);
+}
+
+std::uint32_t read_u32_any(const ConfigNode& n, const std::string& p) { return read_u32(n, p, 0); }
+std::uint64_t read_u64_any(const ConfigNode& n, const std::string& p) { return read_integer(n, p, 0); }
+
+constexpr const char* kSwitched = "only allowed with topology: fat_tree, rail_fat_tree or dragonfly";
+
+net::ScaleUpSpec read_scale_up(const ConfigNode& node, const std::string& path, std::uint32_t devices_per_node,
+                               KeyLocations* locations) {
+  const MapReader r(node, path, {"kind", "domain_devices", "bandwidth", "latency", "switch"}, locations);
+  net::ScaleUpSpec s;
+  s.kind = r.required("kind", [](const ConfigNode& n, const std::string& p) {
+    return read_enum<net::ScaleUpKind>(
+        n, p,
+        {{"none", net::ScaleUpKind::none}, {"nvswitch", net::ScaleUpKind::nvswitch}, {"mesh", net::ScaleUpKind::mesh}});
+  });
+  if (s.kind == net::ScaleUpKind::none) {
+    for (const char* key : {"domain_devices", "bandwidth", "latency", "switch"})
+      r.forbid(key, "only allowed with kind: nvswitch or mesh");
+    return s;
+  }
+  if (s.kind == net::ScaleUpKind::mesh) r.forbid("switch", "only allowed with kind: nvswitch");
+  s.domain_devices = r.optional("domain_devices", devices_per_node, read_count);
+  s.bandwidth = r.required("bandwidth", read_bandwidth);
+  s.latency = r.required("latency", read_duration);
+  if (s.kind == net::ScaleUpKind::nvswitch)
+    s.switch_spec = read_switch(r.require("switch"), r.path_of("switch"), locations);
+  return s;
+}
+
+std::array<double, 2> read_oversubscription(const ConfigNode& n, const std::string& p, std::uint32_t tiers) {
+  std::array<double, 2> result{1.0, 1.0};
+  if (!n.is_sequence()) {
+    result[0] = read_number(n, p, 1.0);
+    return result;
+  }
+  // One ratio per tier below the top: the leaf's, and in a 3-tier tree also the spine's.
+  const std::size_t most = tiers - 1;
+  if (n.items.empty() || n.items.size() > most)
+    fail(n, p,
+         tiers == 2
+             ? "expected a number or a sequence of 1 number (leaf) for a 2-tier fat tree, found " + sequence_of(n)
+             : "expected a number or a sequence of 1 or 2 numbers (leaf, spine) for a 3-tier fat tree, found " +
+                   sequence_of(n));
+  for (std::size_t i = 0; i < n.items.size(); ++i)
+    result[i] = read_number(n.items[i], fmt::format("{}[{}]", p, i), 1.0);
+  return result;
+}
+
+std::array<std::uint32_t, 3> read_dims(const ConfigNode& n, const std::string& p) {
+  if (!n.is_sequence() || n.items.size() != 3)
+    fail(n, p, "expected a sequence of 3 integers [x, y, z], found " + sequence_of(n));
+  std::array<std::uint32_t, 3> dims{};
+  for (std::size_t i = 0; i < 3; ++i) dims[i] = read_count(n.items[i], fmt::format("{}[{}]", p, i));
+  return dims;
+}
+
+net::FatTreeSpec read_fat_tree(const ConfigNode& node, const std::string& path, net::ScaleOutKind kind,
+                               KeyLocations* locations) {
+  const MapReader r(node, path, {"tiers", "oversubscription", "nodes_per_rail_group"}, locations);
+  net::FatTreeSpec f;
+  f.tiers = r.required("tiers", [](const ConfigNode& n, const std::string& p) {
+    return static_cast<std::uint32_t>(read_integer(n, p, 2, 3));
+  });
+  if (const ConfigNode* o = r.find("oversubscription"))
+    f.oversubscription = read_oversubscription(*o, r.path_of("oversubscription"), f.tiers);
+  if (kind == net::ScaleOutKind::rail_fat_tree)
+    f.nodes_per_rail_group = r.required("nodes_per_rail_group", read_count);
+  else
+    r.forbid("nodes_per_rail_group", "only allowed with topology: rail_fat_tree");
+  return f;
+}
+
+net::DragonflySpec read_dragonfly(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
+  const MapReader r(node, path, {"routers_per_group", "terminals_per_router", "global_links_per_router", "groups"},
+                    locations);
+  net::DragonflySpec d;
+  d.routers_per_group = r.required("routers_per_group", read_count);
+  d.terminals_per_router = r.required("terminals_per_router", read_count);
+  d.global_links_per_router = r.required("global_links_per_router", read_count);
+  d.groups = r.required("groups", read_count);
+  return d;
+}
+
+net::TorusSpec read_torus(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
+  const MapReader r(node, path, {"dims", "link_bandwidth", "link_latency", "rack_dims"}, locations);
+  net::TorusSpec t;
+  t.dims = r.required("dims", read_dims);
+  t.link_bandwidth = r.required("link_bandwidth", read_bandwidth);
+  t.link_latency = r.required("link_latency", read_duration);
+  t.rack_dims = r.optional("rack_dims", t.rack_dims, read_dims);
+  return t;
+}
+
+net::ScaleOutSpec read_scale_out(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
+  const MapReader r(node, path,
+                    {"topology", "switch", "cable_latency", "switches_per_rack", "fat_tree", "dragonfly", "torus"},
+                    locations);
+  net::ScaleOutSpec s;
+  s.kind = r.required("topology", [](const ConfigNode& n, const std::string& p) {
+    return read_enum<net::ScaleOutKind>(n, p,
+                                        {{"none", net::ScaleOutKind::none},
+                                         {"fat_tree", net::ScaleOutKind::fat_tree},
+                                         {"rail_fat_tree", net::ScaleOutKind::rail_fat_tree},
+                                         {"dragonfly", net::ScaleOutKind::dragonfly},
+                                         {"torus3d", net::ScaleOutKind::torus3d}});
+  });
+  const bool fat_tree = s.kind == net::ScaleOutKind::fat_tree || s.kind == net::ScaleOutKind::rail_fat_tree;
+  const bool switched = fat_tree || s.kind == net::ScaleOutKind::dragonfly;
+  if (!fat_tree) r.forbid("fat_tree", "only allowed with topology: fat_tree or rail_fat_tree");
+  if (s.kind != net::ScaleOutKind::dragonfly) r.forbid("dragonfly", "only allowed with topology: dragonfly");
+  if (s.kind != net::ScaleOutKind::torus3d) r.forbid("torus", "only allowed with topology: torus3d");
+  if (!switched)
+    for (const char* key : {"switch", "cable_latency", "switches_per_rack"}) r.forbid(key, kSwitched);
+
+  if (switched) {
+    s.switch_spec = read_switch(r.require("switch"), r.path_of("switch"), locations);
+    s.cable_latency = r.optional("cable_latency", s.cable_latency, read_duration);
+    s.switches_per_rack = r.optional("switches_per_rack", s.switches_per_rack, read_count);
+  }
+  if (fat_tree) s.fat_tree = read_fat_tree(r.require("fat_tree"), r.path_of("fat_tree"), s.kind, locations);
+  if (s.kind == net::ScaleOutKind::dragonfly)
+    s.dragonfly = read_dragonfly(r.require("dragonfly"), r.path_of("dragonfly"), locations);
+  if (s.kind == net::ScaleOutKind::torus3d) s.torus = read_torus(r.require("torus"), r.path_of("torus"), locations);
+  return s;
+}
+
+net::ClusterSpec read_cluster(const ConfigNode& node, KeyLocations* locations) {
+  const MapReader r(
+      node, "cluster",
+      {"nodes", "devices_per_node", "nodes_per_rack", "nics_per_node", "accelerator", "nic", "scale_up", "scale_out"},
+      locations);
+  net::ClusterSpec c;
+  c.nodes = r.required("nodes", read_count);
+  c.devices_per_node = r.optional("devices_per_node", c.devices_per_node, read_count);
+  c.nodes_per_rack = r.optional("nodes_per_rack", c.nodes_per_rack, read_count);
+  // One NIC per device or none (a torus, or a single scale-up domain); the default follows the devices.
+  c.nics_per_node = r.optional("nics_per_node", c.devices_per_node, read_u32_any);
+  if (c.nics_per_node != 0 && c.nics_per_node != c.devices_per_node)
+    fail(r.require("nics_per_node"), r.path_of("nics_per_node"),
+         fmt::format("expected 0 or {} (devices_per_node), found {}", c.devices_per_node, c.nics_per_node));
+  c.accelerator = read_accelerator(r.require("accelerator"), r.path_of("accelerator"), locations);
+  if (c.nics_per_node > 0 || r.has("nic")) c.nic = read_nic(r.require("nic"), r.path_of("nic"), locations);
+  if (const ConfigNode* n = r.find("scale_up"))
+    c.scale_up = read_scale_up(*n, r.path_of("scale_up"), c.devices_per_node, locations);
+  if (const ConfigNode* n = r.find("scale_out")) c.scale_out = read_scale_out(*n, r.path_of("scale_out"), locations);
+  return c;
+}
+
+// Each topology's natural routing, so a scenario need not name it.
+net::RoutingMode default_routing(net::ScaleOutKind kind) {
+  switch (kind) {
+    case net::ScaleOutKind::dragonfly:
+      return net::RoutingMode::minimal;
+    case net::ScaleOutKind::torus3d:
+      return net::RoutingMode::dimension_order;
+    default:
+      return net::RoutingMode::ecmp;
+  }
+}
+
+net::NetworkSpec read_network(const ConfigNode* node, net::ScaleOutKind topology, KeyLocations* locations) {
+  net::NetworkSpec n;
+  n.routing = default_routing(topology);
+  if (node == nullptr) return n;
+  const MapReader r(*node, "network", {"fidelity", "chunk_size", "forwarding", "routing"}, locations);
+  n.fidelity = r.optional("fidelity", n.fidelity, [](const ConfigNode& v, const std::string& p) {
+    return read_enum<net::Fidelity>(v, p, {{"analytical", net::Fidelity::analytical}, {"chunk", net::Fidelity::chunk}});
+  });
+  n.chunk_bytes = r.optional("chunk_size", n.chunk_bytes,
+                             [](const ConfigNode& v, const std::string& p) { return read_size(v, p, 1); });
+  n.forwarding = r.optional("forwarding", n.forwarding, [](const ConfigNode& v, const std::string& p) {
+    return read_enum<net::Forwarding>(
+        v, p,
+        {{"cut_through", net::Forwarding::cut_through}, {"store_and_forward", net::Forwarding::store_and_forward}});
+  });
+  n.routing = r.optional("routing", n.routing, [](const ConfigNode& v, const std::string& p) {
+    return read_enum<net::RoutingMode>(v, p,
+                                       {{"ecmp", net::RoutingMode::ecmp},
+                                        {"spray", net::RoutingMode::spray},
+                                        {"minimal", net::RoutingMode::minimal},
+                                        {"valiant", net::RoutingMode::valiant},
+                                        {"dimension_order", net::RoutingMode::dimension_order}});
+  });
+  return n;
+}
+
+models::WorkloadSpec read_workload(const ConfigNode& node, std::uint64_t devices, KeyLocations* locations) {
+  const MapReader r(node, "workload", {"type", "pattern", "bytes", "senders", "receiver", "messages"}, locations);
+  models::WorkloadSpec w;
+  w.kind = r.required("type", [](const ConfigNode& v, const std::string& p) {
+    return read_enum<models::WorkloadKind>(v, p, {{"traffic", models::WorkloadKind::traffic}});
+  });
+  models::TrafficSpec& t = w.traffic;
+  t.pattern = r.required("pattern", [](const ConfigNode& v, const std::string& p) {
+    return read_enum<models::TrafficPattern>(v, p,
+                                             {{"permutation", models::TrafficPattern::permutation},
+                                              {"all_to_all", models::TrafficPattern::all_to_all},
+                                              {"incast", models::TrafficPattern::incast},
+                                              {"ring", models::TrafficPattern::ring},
+                                              {"uniform_random", models::TrafficPattern::uniform_random}});
+  });
+  t.bytes = r.required("bytes", [](const ConfigNode& v, const std::string& p) { return read_size(v, p, 1); });
+  t.senders = r.optional("senders", t.senders, read_u32_any);
+  if (t.senders >= devices)
+    fail(r.require("senders"), r.path_of("senders"),
+         fmt::format("expected at most {} senders (every device but the receiver; 0 means all of them), found {}",
+                     devices - 1, t.senders));
+  t.receiver = r.optional("receiver", t.receiver, read_u32_any);
+  if (t.receiver >= devices)
+    fail(r.require("receiver"), r.path_of("receiver"),
+         fmt::format("expected a device index below {} (the cluster's devices), found {}", devices, t.receiver));
+  t.messages = r.optional("messages", t.messages, read_count);
+  return w;
+}
+
+models::SimulationSpec read_simulation(const ConfigNode* node, KeyLocations* locations) {
+  models::SimulationSpec s;
+  if (node == nullptr) return s;
+  const MapReader r(*node, "simulation", {"seed", "end", "partition"}, locations);
+  s.seed = r.optional("seed", s.seed, read_u64_any);
+  s.end = r.optional("end", s.end, [](const ConfigNode& v, const std::string& p) {
+    return v.is_scalar() && v.scalar == "never" ? pdes::kNever : read_duration(v, p);
+  });
+  s.partition = r.optional("partition", s.partition, [](const ConfigNode& v, const std::string& p) {
+    return partition::partitioner_names()[read_choice(v, p, partition::partitioner_names())];
+  });
+  return s;
+}
+
+}  // namespace
+
+models::Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
+  return load_scenario(path, overrides, presets_directory());
+}
+
+models::Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                               const std::string& presets_dir) {
+  ConfigNode root = parse_yaml_file(path);
+  if (!root.is_mapping())
+    fail(root, "", "expected a mapping of scenario keys (name, cluster, workload, ...), found " + describe_found(root));
+
+  const auto takes_preset = [](const std::string& key_path) {
+    return std::any_of(kPresetFields.begin(), kPresetFields.end(),
+                       [&](const PresetField& f) { return key_path == f.path; });
+  };
+  for (const auto& assignment : overrides) apply_override(root, assignment, takes_preset);
+  for (const auto& field : kPresetFields)
+    if (ConfigNode* node = find_path(root, field.path)) resolve_preset(*node, field.kind, field.path, presets_dir);
+
+  models::Scenario scenario;
+  scenario.source_file = path;
+  scenario.resolved_yaml = emit_yaml(root);
+  KeyLocations* locations = &scenario.key_locations;
+
+  const MapReader r(root, "", {"name", "description", "cluster", "network", "workload", "simulation"}, locations);
+  scenario.name = r.optional("name", std::filesystem::path(path).stem().string(), read_string);
+  scenario.description = r.optional("description", std::string{}, read_string);
+  scenario.cluster = read_cluster(r.require("cluster"), locations);
+  scenario.network = read_network(r.find("network"), scenario.cluster.scale_out.kind, locations);
+  scenario.workload = read_workload(r.require("workload"), scenario.cluster.devices(), locations);
+  scenario.simulation = read_simulation(r.find("simulation"), locations);
+  return scenario;
+}
+
+}  // namespace rackscale::io

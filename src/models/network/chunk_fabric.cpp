@@ -1,0 +1,77 @@
+#include "models/network/chunk_fabric.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "models/network/network_node_lp.hpp"
+#include "models/network/output_port.hpp"
+
+namespace rackscale::models::network {
+
+void ChunkFabric::send(NetworkNodeLp& source, const Message& message) {
+  const Topology& topology = *context_.topology;
+  const NodeId src = topology.devices[message.src_device];
+  const NodeId dst = topology.devices[message.dst_device];
+  if (src == dst) {
+    source.emit(src, 0, kMessageArrival, encode_message_arrival(message.id, message.bytes));
+    return;
+  }
+  const std::uint64_t size = context_.spec.chunk_bytes;
+  const std::uint64_t chunks = std::max<std::uint64_t>(1, (message.bytes + size - 1) / size);
+  if (chunks > std::numeric_limits<std::uint32_t>::max())
+    throw std::length_error(fmt::format("a message of {} bytes has more than 2^32-1 chunks of {} bytes",
+                                        message.bytes, size));
+  for (std::uint64_t k = 0; k < chunks; ++k) {
+    Chunk chunk;
+    chunk.message = message.id;
+    chunk.dst_node = dst;
+    chunk.bytes = static_cast<std::uint32_t>(std::min(size, message.bytes - k * size));
+    chunk.chunks_in_message = static_cast<std::uint32_t>(chunks);
+    chunk.tag = topology.router->start(src, dst, message.flow, k);
+    forward(source, chunk, 0);  // the data is all in memory: no tail to wait for
+  }
+}
+
+void ChunkFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
+  if (event.kind == kMessageArrival) {  // a device's message to itself
+    node.accept_message(event.payload[0], event.payload[1]);
+    return;
+  }
+  const Chunk chunk = decode_chunk(event);
+  if (chunk.dst_node == node.node())
+    node.accept_chunk(chunk, event.time + chunk.tail_after);
+  else
+    forward(node, chunk, chunk.tail_after);
+}
+
+void ChunkFabric::forward(NetworkNodeLp& at, Chunk chunk, pdes::SimTime tail_after) {
+  const Topology& topology = *context_.topology;
+  const pdes::SimTime head = at.current_time();
+  const PortIndex index = topology.router->next_port(at.node(), chunk.dst_node, chunk.tag);
+  const Port& port = topology.port(at.node(), index);
+  const pdes::SimTime serialize = serialization_time(chunk.bytes, port.bandwidth);
+  const Transmission tx = at.output_port(index).transmit(head, tail_after, serialize);
+  context_.counters.record(topology.port_id(at.node(), index), chunk.bytes, serialize, tx.start - head);
+
+  pdes::SimTime ready;  // when the next node may forward it (its event time)
+  if (context_.spec.forwarding == Forwarding::cut_through) {
+    const pdes::SimTime tail = tx.finish - tx.start;
+    if (tail > std::numeric_limits<std::uint32_t>::max())
+      throw std::overflow_error(fmt::format("a {}-byte chunk takes {} ps on a {} B/s link, beyond 2^32 ps: use a "
+                                            "smaller network.chunk_size",
+                                            chunk.bytes, tail, port.bandwidth));
+    chunk.tail_after = static_cast<std::uint32_t>(tail);
+    ready = tx.start + port.latency;
+  } else {
+    chunk.tail_after = 0;
+    ready = tx.finish + port.latency;
+  }
+  std::uint32_t aux = 0;
+  const pdes::Payload payload = encode_chunk(chunk, aux);
+  at.emit(port.peer, ready - head, kChunkArrival, payload, aux);
+}
+
+}  // namespace rackscale::models::network

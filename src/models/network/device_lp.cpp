@@ -1,0 +1,66 @@
+#include "models/network/device_lp.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "models/network/network_events.hpp"
+
+namespace rackscale::models::network {
+
+DeviceLp::DeviceLp(NodeId node, NetworkContext& network, std::unique_ptr<DeviceBehaviour> behaviour)
+    : NetworkNodeLp(node, network), device_(network.topology->nodes[node].device), behaviour_(std::move(behaviour)) {
+  if (device_ == kNoDevice) throw std::logic_error(fmt::format("node {} is not a device", node));
+}
+
+void DeviceLp::init() { behaviour_->start(*this); }
+
+void DeviceLp::finish() { behaviour_->finish(*this); }
+
+MessageId DeviceLp::send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow) {
+  if (dst_device >= network().topology->device_count())
+    throw std::out_of_range(fmt::format("device {} sent a message to device {}, but the cluster has {} devices",
+                                        device_, dst_device, network().topology->device_count()));
+  if (next_message_ == std::numeric_limits<std::uint32_t>::max())
+    throw std::overflow_error(fmt::format("device {} sent more than 2^32-1 messages", device_));
+  const Message message{make_message_id(device_, next_message_++), device_, dst_device, bytes, flow};
+  network().fabric->send(*this, message);
+  return message.id;
+}
+
+void DeviceLp::schedule(pdes::SimTime delay, pdes::EventKind kind, const pdes::Payload& payload, std::uint32_t aux) {
+  send(id(), delay, kind, payload, aux);
+}
+
+void DeviceLp::handle(const pdes::Event& event) {
+  switch (event.kind) {
+    case kChunkArrival:
+    case kMessageArrival:
+      network().fabric->on_event(*this, event);
+      break;
+    case kMessageComplete:
+      behaviour_->on_delivery(*this, {event.payload[0], sender_of(event.payload[0]), event.payload[1]});
+      break;
+    default:
+      behaviour_->on_event(*this, event);
+  }
+}
+
+void DeviceLp::accept_chunk(const Chunk& chunk, pdes::SimTime tail_at) {
+  Reassembly& r = reassembly_[chunk.message];
+  ++r.chunks;
+  r.bytes += chunk.bytes;
+  r.last_tail = std::max(r.last_tail, tail_at);
+  if (r.chunks < chunk.chunks_in_message) return;
+  // The message is complete when the last tail is in, which may be after this chunk's head.
+  schedule(r.last_tail - now(), kMessageComplete, {chunk.message, r.bytes, 0, 0});
+  reassembly_.erase(chunk.message);
+}
+
+void DeviceLp::accept_message(MessageId message, std::uint64_t bytes) {
+  behaviour_->on_delivery(*this, {message, sender_of(message), bytes});
+}
+
+}  // namespace rackscale::models::network

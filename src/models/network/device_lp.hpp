@@ -1,0 +1,64 @@
+#pragma once
+// A device (accelerator) as a network endpoint: it sends messages through its ports, reassembles the
+// chunks addressed to it, and hands complete messages to its behaviour (a traffic generator now, an
+// accelerator program later). In a torus, devices also forward chunks for others.
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+#include "models/network/message.hpp"
+#include "models/network/network_node_lp.hpp"
+
+namespace rackscale::models::network {
+
+class DeviceLp;
+
+// What a device does. Its events use kinds >= kFirstBehaviourKind.
+class DeviceBehaviour {
+ public:
+  virtual ~DeviceBehaviour() = default;
+  DeviceBehaviour() = default;
+  DeviceBehaviour(const DeviceBehaviour&) = delete;
+  DeviceBehaviour& operator=(const DeviceBehaviour&) = delete;
+
+  virtual void start(DeviceLp& /*device*/) {}
+  virtual void on_event(DeviceLp& /*device*/, const pdes::Event& /*event*/) {}
+  // A message addressed to this device has fully arrived (now).
+  virtual void on_delivery(DeviceLp& /*device*/, const Delivery& /*delivery*/) {}
+  virtual void finish(DeviceLp& /*device*/) {}
+};
+
+class DeviceLp final : public NetworkNodeLp {
+ public:
+  DeviceLp(NodeId node, NetworkContext& network, std::unique_ptr<DeviceBehaviour> behaviour);
+
+  void init() override;
+  void handle(const pdes::Event& event) override;
+  void finish() override;
+
+  // For behaviours.
+  [[nodiscard]] std::uint32_t device() const noexcept { return device_; }
+  [[nodiscard]] pdes::SimTime time() const noexcept { return now(); }
+  // Starts sending; the receiver's behaviour gets on_delivery when the last byte is in.
+  MessageId send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow);
+  // An event to this device's own behaviour after `delay`.
+  void schedule(pdes::SimTime delay, pdes::EventKind kind, const pdes::Payload& payload = {}, std::uint32_t aux = 0);
+  [[nodiscard]] pdes::CounterRng& random() noexcept { return rng(); }
+  [[nodiscard]] DeviceBehaviour& behaviour() noexcept { return *behaviour_; }
+
+  void accept_chunk(const Chunk& chunk, pdes::SimTime tail_at) override;
+  void accept_message(MessageId message, std::uint64_t bytes) override;
+
+ private:
+  struct Reassembly {
+    std::uint32_t chunks = 0;
+    std::uint64_t bytes = 0;
+    pdes::SimTime last_tail = 0;
+  };
+  std::uint32_t device_;
+  std::uint32_t next_message_ = 0;
+  std::unordered_map<MessageId, Reassembly> reassembly_;
+  std::unique_ptr<DeviceBehaviour> behaviour_;
+};
+
+}  // namespace rackscale::models::network

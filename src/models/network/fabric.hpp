@@ -1,0 +1,36 @@
+#pragma once
+// The network fidelity of a run: how messages cross the topology. An interface with two
+// implementations chosen per run (network.fidelity):
+//   analytical  a message takes the sum of its path's latencies plus its size over the path's
+//               slowest link; no contention. One event per message.
+//   chunk       a message is cut into chunks that queue FIFO at every output port on the path, are
+//               serialized at each port's bandwidth and forwarded after each hop's latency, so
+//               congestion, oversubscription and incast appear as queueing delay.
+// The equations are in docs/network.md.
+#include <memory>
+
+#include "models/network/cluster_spec.hpp"
+#include "models/network/message.hpp"
+#include "pdes/event.hpp"
+
+namespace rackscale::models::network {
+
+class NetworkNodeLp;
+
+class Fabric {
+ public:
+  virtual ~Fabric() = default;
+  Fabric() = default;
+  Fabric(const Fabric&) = delete;
+  Fabric& operator=(const Fabric&) = delete;
+
+  // At the sending device, inside one of its handlers: start carrying `message`.
+  virtual void send(NetworkNodeLp& source, const Message& message) = 0;
+  // A network event (kChunkArrival, kMessageArrival) at any node.
+  virtual void on_event(NetworkNodeLp& node, const pdes::Event& event) = 0;
+};
+
+struct NetworkContext;
+[[nodiscard]] std::unique_ptr<Fabric> make_fabric(NetworkContext& context);
+
+}  // namespace rackscale::models::network

@@ -1,0 +1,40 @@
+#pragma once
+// The LP of a topology node (device or switch): its output ports, and the event plumbing the fabric
+// needs. Node id == LP id.
+#include <cstdint>
+#include <vector>
+
+#include "models/network/network_context.hpp"
+#include "models/network/network_events.hpp"
+#include "models/network/output_port.hpp"
+#include "models/network/topology.hpp"
+#include "pdes/logical_process.hpp"
+
+namespace rackscale::models::network {
+
+class NetworkNodeLp : public pdes::LogicalProcess {
+ public:
+  NetworkNodeLp(NodeId node, NetworkContext& network)
+      : LogicalProcess(node), network_(network), ports_(network.topology->nodes[node].port_count) {}
+
+  [[nodiscard]] NodeId node() const noexcept { return id(); }
+  [[nodiscard]] NetworkContext& network() noexcept { return network_; }
+  [[nodiscard]] OutputPort& output_port(PortIndex index) noexcept { return ports_[index]; }
+  [[nodiscard]] pdes::SimTime current_time() const noexcept { return now(); }
+
+  // For the fabric: send an event from this node.
+  void emit(NodeId to, pdes::SimTime delay, pdes::EventKind kind, const pdes::Payload& payload, std::uint32_t aux = 0) {
+    send(to, delay, kind, payload, aux);
+  }
+
+  // Chunk fidelity: a chunk addressed to this node arrived; its tail is in at `tail_at`.
+  virtual void accept_chunk(const Chunk& chunk, pdes::SimTime tail_at) = 0;
+  // Analytical fidelity: a whole message addressed to this node arrived now.
+  virtual void accept_message(MessageId message, std::uint64_t bytes) = 0;
+
+ private:
+  NetworkContext& network_;
+  std::vector<OutputPort> ports_;
+};
+
+}  // namespace rackscale::models::network

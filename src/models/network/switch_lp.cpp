@@ -1,0 +1,19 @@
+#include "models/network/switch_lp.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace rackscale::models::network {
+
+// Messages are addressed to devices; reaching a switch as a destination is a routing bug.
+void SwitchLp::accept_chunk(const Chunk& chunk, pdes::SimTime /*tail_at*/) {
+  throw std::logic_error(fmt::format("switch node {} received a chunk of message {:#x} addressed to itself", node(),
+                                     chunk.message));
+}
+
+void SwitchLp::accept_message(MessageId message, std::uint64_t /*bytes*/) {
+  throw std::logic_error(fmt::format("switch node {} received message {:#x} addressed to itself", node(), message));
+}
+
+}  // namespace rackscale::models::network

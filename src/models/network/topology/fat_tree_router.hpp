@@ -1,0 +1,27 @@
+#pragma once
+// Up/down routing on a (rail-optimized) fat tree: a chunk climbs only as high as the lowest switch
+// that reaches its destination (the leaf, the pod's spines, or a core), choosing among the uplinks by
+// its tag's entropy, then descends on the single path down.
+#include "models/network/router.hpp"
+#include "models/network/topology/fat_tree_shape.hpp"
+#include "models/network/topology/scale_up.hpp"
+
+namespace rackscale::models::network {
+
+class FatTreeRouter final : public Router {
+ public:
+  // spray: entropy per chunk; otherwise (ecmp) per flow.
+  FatTreeRouter(const FatTreeShape& shape, const ComputeLayout& layout, ScaleUpKind scale_up, bool spray) noexcept;
+
+  [[nodiscard]] RouteTag start(std::uint32_t src, std::uint32_t dst, std::uint64_t flow,
+                               std::uint64_t chunk) const override;
+  [[nodiscard]] std::uint16_t next_port(std::uint32_t at, std::uint32_t dst, RouteTag& tag) const override;
+  [[nodiscard]] std::string_view name() const override;
+
+ private:
+  FatTreeShape shape_;
+  ComputeHop compute_;
+  bool spray_;
+};
+
+}  // namespace rackscale::models::network

@@ -1,0 +1,23 @@
+#include "models/traffic/traffic_device.hpp"
+
+#include <algorithm>
+
+namespace rackscale::models::traffic {
+
+void TrafficDevice::start(network::DeviceLp& device) {
+  std::uint64_t flow = 0;
+  for (const PlannedMessage& m : plan_.messages_from(device.device())) {
+    // Each message is its own flow: ECMP spreads a device's messages over paths.
+    device.send_message(m.dst, m.bytes, (static_cast<std::uint64_t>(device.device()) << 32) | flow++);
+    ++stats_.messages_sent;
+    stats_.bytes_sent += m.bytes;
+  }
+}
+
+void TrafficDevice::on_delivery(network::DeviceLp& device, const network::Delivery& delivery) {
+  stats_.completion.add(device.time());
+  stats_.bytes_delivered += delivery.bytes;
+  stats_.last_delivery = std::max(stats_.last_delivery, device.time());
+}
+
+}  // namespace rackscale::models::traffic

@@ -1,0 +1,91 @@
+// A table of bad configs (tests/io/bad_configs/), each with the exact one-line diagnostic it must give:
+// file:line:column, key path, what was expected and what was found.
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "config_test_support.hpp"
+
+namespace rackscale::io::test {
+namespace {
+
+// file -> the message after "<path>:".
+const std::map<std::string, std::string>& expected_messages() {
+  static const std::map<std::string, std::string> table{
+      {"wrong_type.yaml", "4:10: cluster.nodes: expected an integer, found 'eight'"},
+      {"unknown_key.yaml", "4:3: cluster.nodez: unknown key; did you mean 'nodes'?"},
+      {"unknown_top_level_key.yaml", "11:1: simulaton: unknown key; did you mean 'simulation'?"},
+      {"missing_required.yaml", "4:3: cluster: missing required key 'nodes'"},
+      {"missing_submapping.yaml", "8:5: cluster.scale_out: missing required key 'dragonfly'"},
+      {"full_mapping_missing_field.yaml", "6:8: cluster.nic: missing required key 'latency'"},
+      {"bare_number_bandwidth.yaml",
+       "6:44: cluster.nic.bandwidth: expected a bandwidth with a unit, such as 400Gbps or 50GB/s, found 50"},
+      {"unit_case.yaml",
+       "6:44: cluster.nic.bandwidth: expected a bandwidth unit (one of bps, Kbps, Mbps, Gbps, Tbps, B/s, KB/s, MB/s, "
+       "GB/s, TB/s, KiB/s, MiB/s, GiB/s, TiB/s), found '50gb/s'; did you mean '50GB/s'?"},
+      {"negative_bandwidth.yaml", "6:44: cluster.nic.bandwidth: expected a non-negative bandwidth, found '-50GB/s'"},
+      {"zero_bandwidth.yaml", "8:16: cluster.nic.bandwidth: expected a bandwidth > 0, found '0GB/s'"},
+      {"duration_without_unit.yaml",
+       "10:20: cluster.scale_out.cable_latency: expected a duration with a unit, such as 500ns or 1.5us, found 50"},
+      {"fractional_picoseconds.yaml",
+       "10:20: cluster.scale_out.cable_latency: expected a whole number of picoseconds, found '0.5ps'"},
+      {"fractional_bytes.yaml", "11:49: workload.bytes: expected a whole number of bytes, found '1.5B'"},
+      {"size_overflow.yaml", "11:49: workload.bytes: expected a size below 16EiB (2^64 bytes), found '100000000TB'"},
+      {"inconsistent_nics.yaml", "5:18: cluster.nics_per_node: expected 0 or 8 (devices_per_node), found 3"},
+      {"wrong_submapping.yaml", "11:5: cluster.scale_out.dragonfly: only allowed with topology: dragonfly"},
+      {"switch_on_torus.yaml",
+       "9:5: cluster.scale_out.switch: only allowed with topology: fat_tree, rail_fat_tree or dragonfly"},
+      {"unknown_enum.yaml",
+       "8:15: cluster.scale_out.topology: expected one of none, fat_tree, rail_fat_tree, dragonfly, torus3d, found "
+       "'fattree'; did you mean 'fat_tree'?"},
+      {"unknown_preset.yaml",
+       "5:16: cluster.accelerator: expected an accelerator preset (one of a100-sxm4-40gb, a100-sxm4-80gb, b200-gb200, "
+       "b200-hgx, h100-sxm5-80gb, h200-sxm-141gb, mi300x, tpu-v4, tpu-v5p, v100-sxm2-32gb), found 'h100'; did you "
+       "mean 'h100-sxm5-80gb'?"},
+      {"unknown_preset_field.yaml", "6:33: cluster.nic.bandwith: unknown key; did you mean 'bandwidth'?"},
+      {"oversubscription_below_one.yaml",
+       "10:44: cluster.scale_out.fat_tree.oversubscription: expected a number >= 1, found -2"},
+      {"oversubscription_too_many.yaml",
+       "10:44: cluster.scale_out.fat_tree.oversubscription: expected a number or a sequence of 1 number (leaf) for a "
+       "2-tier fat tree, found a sequence of 2"},
+      {"tiers_out_of_range.yaml", "10:23: cluster.scale_out.fat_tree.tiers: expected an integer <= 3, found 4"},
+      {"idle_above_tdp.yaml", "5:53: cluster.accelerator.idle_power: expected a power <= tdp (700W), found '800W'"},
+      {"scale_up_none_with_bandwidth.yaml",
+       "7:26: cluster.scale_up.bandwidth: only allowed with kind: nvswitch or mesh"},
+      {"mesh_with_switch.yaml", "7:59: cluster.scale_up.switch: only allowed with kind: nvswitch"},
+      {"preset_as_sequence.yaml", "5:16: cluster.accelerator: expected a preset name or a mapping, found a sequence"},
+      {"mapping_expected.yaml", "7:14: cluster.scale_out: expected a mapping, found 'fat_tree'"},
+      {"receiver_out_of_range.yaml",
+       "11:67: workload.receiver: expected a device index below 16 (the cluster's devices), found 16"},
+      {"duplicate_key.yaml", "5:3: cluster.nodes: duplicate key (first written on line 4)"},
+      {"yaml_syntax.yaml", "5:9: YAML syntax error: end of sequence flow not found"},
+      {"not_a_mapping.yaml",
+       "2:1: expected a mapping of scenario keys (name, cluster, workload, ...), found a sequence"},
+  };
+  return table;
+}
+
+std::string bad_dir() { return source_dir() + "/tests/io/bad_configs"; }
+
+TEST(BadConfigs, EachGivesItsExactMessage) {
+  for (const auto& [file, message] : expected_messages()) {
+    const std::string path = bad_dir() + "/" + file;
+    SCOPED_TRACE(path);
+    ASSERT_TRUE(std::filesystem::exists(path));
+    EXPECT_EQ(load_error(path), path + ":" + message);
+  }
+}
+
+TEST(BadConfigs, EveryFileIsInTheTable) {
+  for (const auto& entry : std::filesystem::directory_iterator(bad_dir()))
+    EXPECT_EQ(expected_messages().count(entry.path().filename().string()), 1u) << entry.path();
+}
+
+TEST(BadConfigs, MessagesAreOneLine) {
+  for (const auto& [file, message] : expected_messages()) EXPECT_EQ(message.find('\n'), std::string::npos) << file;
+}
+
+}  // namespace
+}  // namespace rackscale::io::test

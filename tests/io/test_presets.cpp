@@ -1,0 +1,120 @@
+// The hardware presets in configs/presets: the required ones exist, every file writes every field and
+// its sources, and the figures land as the reference gives them.
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "config_test_support.hpp"
+#include "io/config/config_node.hpp"
+#include "io/config/presets.hpp"
+
+namespace rackscale::io::test {
+namespace {
+
+const std::vector<std::string> kAcceleratorKeys{
+    "name", "peak_bf16_flops", "peak_fp8_flops", "memory",       "memory_bandwidth",
+    "tdp",  "idle_power",      "process_nm",     "die_area_mm2", "source"};
+const std::vector<std::string> kNicKeys{"name", "bandwidth", "latency", "active_power", "idle_power", "source"};
+const std::vector<std::string> kSwitchKeys{"name",         "radix",      "port_bandwidth", "latency",
+                                           "active_power", "idle_power", "source"};
+
+void expect_complete(PresetKind kind, const std::vector<std::string>& keys) {
+  const auto names = preset_names(kind, presets_dir());
+  EXPECT_FALSE(names.empty());
+  for (const auto& name : names) {
+    const std::string file = presets_dir() + "/" + preset_subdirectory(kind) + "/" + name + ".yaml";
+    SCOPED_TRACE(file);
+    const ConfigNode tree = parse_yaml_file(file);
+    ASSERT_TRUE(tree.is_mapping());
+    std::vector<std::string> written;
+    for (const auto& e : tree.entries) written.push_back(e.key);
+    EXPECT_EQ(written, keys);  // every field, in the documented order
+    ASSERT_NE(tree.find("name"), nullptr);
+    EXPECT_EQ(tree.find("name")->value.scalar, name);
+    EXPECT_NE(tree.find("source")->value.scalar.find("shared/reference"), std::string::npos);
+  }
+}
+
+TEST(Presets, EveryFileWritesEveryFieldAndItsSource) {
+  expect_complete(PresetKind::accelerator, kAcceleratorKeys);
+  expect_complete(PresetKind::nic, kNicKeys);
+  expect_complete(PresetKind::switch_spec, kSwitchKeys);
+}
+
+TEST(Presets, EveryPresetLoads) {
+  for (const auto& name : preset_names(PresetKind::accelerator, presets_dir())) {
+    const auto a = load_accelerator_preset(name, presets_dir());
+    EXPECT_EQ(a.name, name);
+    EXPECT_GT(a.peak_bf16_flops, 0);
+    EXPECT_GT(a.memory_bytes, 0u);
+    EXPECT_GT(a.tdp_watts, a.idle_watts);
+  }
+  for (const auto& name : preset_names(PresetKind::nic, presets_dir()))
+    EXPECT_GT(load_nic_preset(name, presets_dir()).bandwidth, 0);
+  for (const auto& name : preset_names(PresetKind::switch_spec, presets_dir()))
+    EXPECT_GT(load_switch_preset(name, presets_dir()).radix, 0u);
+}
+
+TEST(Presets, TheRequiredOnesExist) {
+  const auto has_all = [](PresetKind kind, const std::vector<std::string>& required) {
+    const auto names = preset_names(kind, presets_dir());
+    const std::set<std::string> present(names.begin(), names.end());
+    for (const auto& r : required) EXPECT_EQ(present.count(r), 1u) << r;
+  };
+  has_all(PresetKind::accelerator, {"a100-sxm4-80gb", "h100-sxm5-80gb", "h200-sxm-141gb", "b200-hgx", "b200-gb200",
+                                    "mi300x", "tpu-v5p", "v100-sxm2-32gb"});
+  has_all(PresetKind::nic, {"connectx6-hdr-200g", "connectx7-400g", "connectx8-800g"});
+  has_all(PresetKind::switch_spec, {"quantum-qm8700-hdr", "quantum2-qm9700", "quantum-x800-q3400", "spectrum4-sn5600",
+                                    "nvswitch-gen3", "nvswitch-gen4-nvl72"});
+}
+
+TEST(Presets, FiguresFromTheReference) {
+  const std::string dir = presets_dir();
+  const auto a100 = load_accelerator_preset("a100-sxm4-80gb", dir);
+  EXPECT_EQ(a100.peak_bf16_flops, 312e12);
+  EXPECT_EQ(a100.peak_fp8_flops, 0.0);
+  EXPECT_EQ(a100.memory_bandwidth, 2.039e12);
+  EXPECT_EQ(a100.tdp_watts, 400.0);
+  const auto b200 = load_accelerator_preset("b200-gb200", dir);
+  EXPECT_EQ(b200.peak_bf16_flops, 2.5e15);
+  EXPECT_EQ(b200.peak_fp8_flops, 5e15);
+  EXPECT_EQ(b200.tdp_watts, 1200.0);
+  const auto mi300x = load_accelerator_preset("mi300x", dir);
+  EXPECT_EQ(mi300x.memory_bytes, 192ull << 30);
+  EXPECT_EQ(mi300x.memory_bandwidth, 5.3e12);
+  const auto v100 = load_accelerator_preset("v100-sxm2-32gb", dir);
+  EXPECT_EQ(v100.die_area_mm2, 815.0);
+  EXPECT_EQ(v100.process_nm, 12.0);
+
+  EXPECT_EQ(load_nic_preset("connectx6-hdr-200g", dir).bandwidth, 2.5e10);
+  EXPECT_EQ(load_nic_preset("connectx8-800g", dir).bandwidth, 1e11);
+
+  const auto qm8700 = load_switch_preset("quantum-qm8700-hdr", dir);
+  EXPECT_EQ(qm8700.radix, 40u);
+  EXPECT_EQ(qm8700.port_bandwidth, 2.5e10);
+  const auto q3400 = load_switch_preset("quantum-x800-q3400", dir);
+  EXPECT_EQ(q3400.radix, 144u);
+  EXPECT_EQ(q3400.port_bandwidth, 1e11);
+  const auto sn5600 = load_switch_preset("spectrum4-sn5600", dir);
+  EXPECT_EQ(sn5600.radix * sn5600.port_bandwidth * 8, 51.2e12);  // 51.2 Tb/s
+  EXPECT_EQ(load_switch_preset("nvswitch-gen4-nvl72", dir).radix, 72u);
+}
+
+TEST(Presets, UnknownNameListsTheAvailableOnes) {
+  try {
+    (void)load_nic_preset("connectx7", presets_dir());
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& e) {
+    EXPECT_STREQ(
+        e.what(),
+        "preset 'connectx7': expected a NIC preset (one of connectx6-hdr-200g, connectx7-400g, connectx8-800g), "
+        "found 'connectx7'; did you mean 'connectx7-400g'?");
+  }
+  // Names cannot climb out of the presets directory.
+  EXPECT_THROW((void)load_switch_preset("../switches/quantum2-qm9700", presets_dir()), ConfigError);
+}
+
+}  // namespace
+}  // namespace rackscale::io::test

@@ -1,0 +1,193 @@
+// Impossible specs: each error starts with the config key at fault and says what was expected.
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "topology_checks.hpp"
+
+namespace {
+
+using namespace topo_test;
+
+std::string error_of(const ClusterSpec& spec, RoutingMode routing) {
+  try {
+    (void)build_topology(spec, routing);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// The message must start with `key` + ": " and contain `detail`.
+void expect_error(const ClusterSpec& spec, RoutingMode routing, const std::string& key, const std::string& detail) {
+  const std::string message = error_of(spec, routing);
+  EXPECT_EQ(message.rfind(key + ": ", 0), 0u) << message;
+  EXPECT_NE(message.find(detail), std::string::npos) << message;
+}
+
+ClusterSpec dragonfly_spec() {
+  ClusterSpec c = cluster(36, 2, 2);
+  c.scale_out.kind = ScaleOutKind::dragonfly;
+  c.scale_out.switch_spec.radix = 7;
+  c.scale_out.dragonfly = DragonflySpec{4, 2, 2, 9};
+  return c;
+}
+
+ClusterSpec torus_spec() {
+  ClusterSpec c = cluster(64, 1, 1);
+  c.scale_out.kind = ScaleOutKind::torus3d;
+  c.scale_out.torus.dims = {4, 4, 4};
+  c.scale_out.torus.rack_dims = {2, 2, 2};
+  c.scale_out.torus.link_bandwidth = 1e9;
+  return c;
+}
+
+TEST(TopologyErrors, FatTreeTooSmallForTheCluster) {
+  EXPECT_EQ(error_of(fat_tree(512, 8, 64, 2), RoutingMode::ecmp),
+            "cluster.scale_out.fat_tree.tiers: a 2-tier fat tree of radix 64 holds at most 2048 NICs at "
+            "oversubscription 1:1; got 4096 (use tiers: 3, a larger radix or more oversubscription)");
+  // k = 8 at 1:1 / 1:1 holds k^3/4 = 128.
+  EXPECT_EQ(error_of(fat_tree(129, 1, 8, 3), RoutingMode::ecmp),
+            "cluster.scale_out.fat_tree.tiers: a 3-tier fat tree of radix 8 holds at most 128 NICs at "
+            "oversubscription 1:1 / 1:1; got 129 (use a larger radix or more oversubscription)");
+  // The lead's 100k NVL72 cluster does not fit radix 64 even at 3:1 at the spines: 64 x 48 x 32 = 98,304.
+  ClusterSpec nvl72 = fat_tree(1'389 * 18, 4, 64, 3, 1, 3);
+  nvl72.nodes_per_rack = 18;
+  expect_error(nvl72, RoutingMode::ecmp, "cluster.scale_out.fat_tree.tiers", "holds at most 98304 NICs");
+}
+
+TEST(TopologyErrors, FatTreeFields) {
+  expect_error(fat_tree(8, 1, 8, 4), RoutingMode::ecmp, "cluster.scale_out.fat_tree.tiers", "expected 2 or 3; got 4");
+  expect_error(fat_tree(8, 1, 0, 2), RoutingMode::ecmp, "cluster.scale_out.switch.radix", "got 0");
+  expect_error(fat_tree(8, 1, 8, 2, 0), RoutingMode::ecmp, "cluster.scale_out.fat_tree.oversubscription",
+               "must be a positive number; got 0");
+  expect_error(fat_tree(8, 1, 8, 2, 100), RoutingMode::ecmp, "cluster.scale_out.fat_tree.oversubscription",
+               "leaves 8 ports down and 0 up");
+  expect_error(fat_tree(8, 1, 8, 3, 1, 0.01), RoutingMode::ecmp, "cluster.scale_out.fat_tree.oversubscription",
+               "spines of 8-port switches leaves 0 ports down and 8 up");
+  ClusterSpec no_nics = fat_tree(8, 2, 8, 2);
+  no_nics.nics_per_node = 0;
+  expect_error(no_nics, RoutingMode::ecmp, "cluster.nics_per_node", "expected 2 (devices_per_node); got 0");
+  ClusterSpec slow_nic = fat_tree(8, 1, 8, 2);
+  slow_nic.nic.bandwidth = 0;
+  expect_error(slow_nic, RoutingMode::ecmp, "cluster.nic.bandwidth", "got 0");
+  ClusterSpec slow_switch = fat_tree(8, 1, 8, 2);
+  slow_switch.scale_out.switch_spec.port_bandwidth = -1;
+  expect_error(slow_switch, RoutingMode::ecmp, "cluster.scale_out.switch.port_bandwidth", "got -1");
+  ClusterSpec no_racks = fat_tree(8, 1, 8, 2);
+  no_racks.scale_out.switches_per_rack = 0;
+  expect_error(no_racks, RoutingMode::ecmp, "cluster.scale_out.switches_per_rack", "got 0");
+}
+
+TEST(TopologyErrors, RailFatTree) {
+  ClusterSpec spec = fat_tree(8, 4, 8, 2);
+  spec.scale_out.kind = ScaleOutKind::rail_fat_tree;
+  spec.scale_out.fat_tree.nodes_per_rail_group = 0;
+  expect_error(spec, RoutingMode::ecmp, "cluster.scale_out.fat_tree.nodes_per_rail_group", "holds 1 to 4 nodes; got 0");
+  spec.scale_out.fat_tree.nodes_per_rail_group = 5;
+  expect_error(spec, RoutingMode::ecmp, "cluster.scale_out.fat_tree.nodes_per_rail_group", "got 5");
+  // Radix 8: 8 / 4 rails = 2 groups of 2 nodes at most; 8 nodes need 4.
+  spec.scale_out.fat_tree.nodes_per_rail_group = 2;
+  expect_error(spec, RoutingMode::ecmp, "cluster.scale_out.fat_tree.tiers",
+               "holds at most 2 rail groups of 2 nodes with 4 NICs each (4 nodes); got 8 nodes");
+  // 3 tiers with 16 rails on radix 8: a pod cannot hold one rail group.
+  ClusterSpec wide = fat_tree(4, 16, 8, 3);
+  wide.scale_out.kind = ScaleOutKind::rail_fat_tree;
+  wide.scale_out.fat_tree.nodes_per_rail_group = 2;
+  expect_error(wide, RoutingMode::ecmp, "cluster.scale_out.fat_tree.oversubscription", "whole rail groups (16 leaves each)");
+}
+
+TEST(TopologyErrors, ClusterAndScaleUp) {
+  expect_error(fat_tree(0, 1, 8, 2), RoutingMode::ecmp, "cluster.nodes", "expected at least 1; got 0");
+  expect_error(fat_tree(8, 0, 8, 2), RoutingMode::ecmp, "cluster.devices_per_node", "got 0");
+  ClusterSpec no_rack = fat_tree(8, 1, 8, 2);
+  no_rack.nodes_per_rack = 0;
+  expect_error(no_rack, RoutingMode::ecmp, "cluster.nodes_per_rack", "got 0");
+  ClusterSpec odd_nics = fat_tree(8, 8, 8, 2);
+  odd_nics.nics_per_node = 3;
+  expect_error(odd_nics, RoutingMode::ecmp, "cluster.nics_per_node", "expected 0 or 8 (devices_per_node); got 3");
+  expect_error(fat_tree(1u << 28, 8, 64, 3), RoutingMode::ecmp, "cluster.nodes", "at most 1073741824 devices");
+
+  ClusterSpec spans = fat_tree(8, 4, 8, 2);  // racks of 2 nodes x 4 = 8 devices
+  with_scale_up(spans, ScaleUpKind::nvswitch, 72);
+  expect_error(spans, RoutingMode::ecmp, "cluster.scale_up.domain_devices",
+               "(nodes_per_rack x devices_per_node = 2 x 4 = 8) must be a multiple of domain_devices; got 72");
+  ClusterSpec partial = fat_tree(20, 4, 144, 2);
+  partial.nodes_per_rack = 18;
+  with_scale_up(partial, ScaleUpKind::nvswitch, 72);
+  expect_error(partial, RoutingMode::ecmp, "cluster.nodes",
+               "(nodes x devices_per_node = 20 x 4 = 80) must fill whole scale-up domains of 72 devices; 8 are left over");
+  ClusterSpec tiny = fat_tree(8, 4, 8, 2);
+  with_scale_up(tiny, ScaleUpKind::mesh, 1);
+  expect_error(tiny, RoutingMode::ecmp, "cluster.scale_up.domain_devices", "a mesh domain needs 2 to 65534 devices; got 1");
+  ClusterSpec no_bandwidth = fat_tree(8, 4, 8, 2);
+  with_scale_up(no_bandwidth, ScaleUpKind::nvswitch, 4);
+  no_bandwidth.scale_up.bandwidth = 0;
+  expect_error(no_bandwidth, RoutingMode::ecmp, "cluster.scale_up.bandwidth", "got 0");
+  ClusterSpec no_scale_out = cluster(2, 8, 2);
+  with_scale_up(no_scale_out, ScaleUpKind::nvswitch, 8);
+  expect_error(no_scale_out, RoutingMode::ecmp, "cluster.scale_out.topology",
+               "every device must be in one scale-up domain; got 16 devices and NVSwitch domains of 8 devices");
+}
+
+TEST(TopologyErrors, Dragonfly) {
+  ClusterSpec spec = dragonfly_spec();
+  spec.scale_out.dragonfly.groups = 10;
+  spec.nodes = 40;
+  expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly.groups",
+               "4 routers per group with 2 global links each connect at most a*h+1 = 9 groups; got 10");
+  spec = dragonfly_spec();
+  spec.nodes = 35;
+  expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly",
+               "groups x routers_per_group x terminals_per_router = 9 x 4 x 2 = 72 NIC endpoints must equal "
+               "cluster.nodes x cluster.nics_per_node = 35 x 2 = 70");
+  spec = dragonfly_spec();
+  spec.scale_out.switch_spec.radix = 6;
+  expect_error(spec, RoutingMode::minimal, "cluster.scale_out.switch.radix",
+               "needs terminals + local + global = 2 + 3 + 2 = 7 ports");
+  spec = dragonfly_spec();
+  spec.scale_out.dragonfly.routers_per_group = 0;
+  expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly.routers_per_group", "got 0");
+  spec = dragonfly_spec();
+  spec.scale_out.dragonfly.terminals_per_router = 0;
+  expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly.terminals_per_router", "got 0");
+}
+
+TEST(TopologyErrors, Torus) {
+  ClusterSpec spec = torus_spec();
+  spec.scale_out.torus.dims = {4, 4, 3};
+  expect_error(spec, RoutingMode::dimension_order, "cluster.scale_out.torus.dims",
+               "x*y*z = 4 x 4 x 3 = 48 must equal the device count (nodes x devices_per_node = 64 x 1 = 64)");
+  spec = torus_spec();
+  spec.scale_out.torus.rack_dims = {4, 3, 1};
+  expect_error(spec, RoutingMode::dimension_order, "cluster.scale_out.torus.rack_dims", "got 4 x 3 x 1");
+  spec.scale_out.torus.rack_dims = {0, 1, 1};
+  expect_error(spec, RoutingMode::dimension_order, "cluster.scale_out.torus.rack_dims", "got 0 x 1 x 1");
+  spec = torus_spec();
+  spec.scale_out.torus.link_bandwidth = 0;
+  expect_error(spec, RoutingMode::dimension_order, "cluster.scale_out.torus.link_bandwidth", "got 0");
+  spec = torus_spec();
+  with_scale_up(spec, ScaleUpKind::nvswitch, 4);
+  expect_error(spec, RoutingMode::dimension_order, "cluster.scale_up.kind", "expected none; got nvswitch");
+}
+
+TEST(TopologyErrors, RoutingModesThatDoNotApply) {
+  EXPECT_EQ(error_of(fat_tree(8, 1, 8, 2), RoutingMode::valiant),
+            "network.routing: valiant does not apply to a fat tree; use ecmp or spray");
+  ClusterSpec rail = fat_tree(8, 1, 8, 2);
+  rail.scale_out.kind = ScaleOutKind::rail_fat_tree;
+  rail.scale_out.fat_tree.nodes_per_rail_group = 4;
+  EXPECT_EQ(error_of(rail, RoutingMode::dimension_order),
+            "network.routing: dimension_order does not apply to a rail fat tree; use ecmp or spray");
+  EXPECT_EQ(error_of(dragonfly_spec(), RoutingMode::ecmp),
+            "network.routing: ecmp does not apply to a dragonfly; use minimal, valiant or spray");
+  EXPECT_EQ(error_of(torus_spec(), RoutingMode::spray),
+            "network.routing: spray does not apply to a torus3d; use dimension_order");
+  // Each of them builds with a mode that applies.
+  EXPECT_NO_THROW((void)build_topology(rail, RoutingMode::spray));
+  EXPECT_NO_THROW((void)build_topology(dragonfly_spec(), RoutingMode::valiant));
+  EXPECT_NO_THROW((void)build_topology(torus_spec(), RoutingMode::dimension_order));
+}
+
+}  // namespace

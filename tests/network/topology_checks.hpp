@@ -1,0 +1,168 @@
+#pragma once
+// Shared helpers of the topology tests: small cluster specs, structural invariants that every
+// topology must satisfy, and walking a route hop by hop through the router.
+#include <cstdint>
+#include <map>
+#include <set>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "models/network/build_topology.hpp"
+#include "models/network/cluster_spec.hpp"
+#include "models/network/topology.hpp"
+#include "pdes/time.hpp"
+
+namespace topo_test {
+
+using namespace rackscale::models::network;
+using rackscale::pdes::SimTime;
+
+// Distinct figures, so a test can tell which one ended up on a port.
+inline constexpr double kNicBandwidth = 50e9;
+inline constexpr double kSwitchBandwidth = 100e9;
+inline constexpr SimTime kNicLatency = 1'000;
+inline constexpr SimTime kCableLatency = 20'000;
+inline constexpr SimTime kSwitchLatency = 300'000;
+inline constexpr double kScaleUpBandwidth = 450e9;
+inline constexpr SimTime kScaleUpLatency = 501;  // odd, so the NVSwitch split must not lose a picosecond
+
+inline ClusterSpec cluster(std::uint32_t nodes, std::uint32_t devices_per_node, std::uint32_t nodes_per_rack) {
+  ClusterSpec c;
+  c.nodes = nodes;
+  c.devices_per_node = devices_per_node;
+  c.nodes_per_rack = nodes_per_rack;
+  c.nics_per_node = devices_per_node;
+  c.nic.bandwidth = kNicBandwidth;
+  c.nic.latency = kNicLatency;
+  c.scale_out.switch_spec.port_bandwidth = kSwitchBandwidth;
+  c.scale_out.switch_spec.latency = kSwitchLatency;
+  c.scale_out.cable_latency = kCableLatency;
+  c.scale_out.switches_per_rack = 4;
+  return c;
+}
+
+inline ClusterSpec fat_tree(std::uint32_t nodes, std::uint32_t devices_per_node, std::uint32_t radix, std::uint32_t tiers,
+                            double leaf_oversubscription = 1, double spine_oversubscription = 1) {
+  ClusterSpec c = cluster(nodes, devices_per_node, 2);
+  c.scale_out.kind = ScaleOutKind::fat_tree;
+  c.scale_out.switch_spec.radix = radix;
+  c.scale_out.fat_tree.tiers = tiers;
+  c.scale_out.fat_tree.oversubscription = {leaf_oversubscription, spine_oversubscription};
+  return c;
+}
+
+inline void with_scale_up(ClusterSpec& c, ScaleUpKind kind, std::uint32_t domain_devices) {
+  c.scale_up.kind = kind;
+  c.scale_up.domain_devices = domain_devices;
+  c.scale_up.bandwidth = kScaleUpBandwidth;
+  c.scale_up.latency = kScaleUpLatency;
+}
+
+inline std::size_t links_of(const Topology& t, LinkClass link_class) {
+  std::size_t ports = 0;
+  for (const Port& p : t.ports) ports += p.link_class == link_class ? 1 : 0;
+  return ports / 2;
+}
+
+inline std::size_t switches_of(const Topology& t, SwitchRole role) {
+  std::size_t n = 0;
+  for (const Node& node : t.nodes) n += node.kind == NodeKind::switch_node && node.role == role ? 1 : 0;
+  return n;
+}
+
+// Every port's peer points back at it with the same cable figures; racks tile the node ids in order;
+// devices map to device nodes and back.
+inline void expect_well_formed(const Topology& t) {
+  std::uint64_t next_port = 0;
+  for (NodeId n = 0; n < t.nodes.size(); ++n) {
+    const Node& node = t.nodes[n];
+    ASSERT_EQ(node.first_port, next_port) << "node " << n << ": ports must be contiguous, in node order";
+    next_port += node.port_count;
+    for (PortIndex i = 0; i < node.port_count; ++i) {
+      const Port& p = t.port(n, i);
+      ASSERT_LT(p.peer, t.nodes.size()) << "node " << n << " port " << i;
+      ASSERT_NE(p.peer, n) << "node " << n << " port " << i << " loops back";
+      ASSERT_LT(p.peer_port, t.nodes[p.peer].port_count);
+      const Port& back = t.port(p.peer, p.peer_port);
+      ASSERT_EQ(back.peer, n) << "node " << n << " port " << i;
+      ASSERT_EQ(back.peer_port, i) << "node " << n << " port " << i;
+      ASSERT_EQ(back.link_class, p.link_class);
+      ASSERT_EQ(back.bandwidth, p.bandwidth);
+      ASSERT_GT(p.bandwidth, 0);
+    }
+  }
+  ASSERT_EQ(next_port, t.ports.size());
+
+  NodeId expected_first = 0;
+  for (std::uint32_t r = 0; r < t.racks.size(); ++r) {
+    const Rack& rack = t.racks[r];
+    ASSERT_EQ(rack.first_node, expected_first) << "rack " << r;
+    ASSERT_GT(rack.node_count, 0u) << "rack " << r;
+    for (NodeId n = rack.first_node; n < rack.first_node + rack.node_count; ++n) {
+      ASSERT_EQ(t.nodes[n].rack, r) << "node " << n;
+      if (rack.kind == RackKind::network) {
+        ASSERT_EQ(t.nodes[n].kind, NodeKind::switch_node) << "node " << n;
+      }
+    }
+    expected_first += rack.node_count;
+  }
+  ASSERT_EQ(expected_first, t.nodes.size()) << "racks must cover every node exactly once";
+
+  std::size_t device_nodes = 0;
+  for (const Node& node : t.nodes) device_nodes += node.kind == NodeKind::device ? 1 : 0;
+  ASSERT_EQ(device_nodes, t.devices.size());
+  for (std::uint32_t d = 0; d < t.devices.size(); ++d) {
+    ASSERT_EQ(t.nodes[t.devices[d]].kind, NodeKind::device);
+    ASSERT_EQ(t.nodes[t.devices[d]].device, d);
+  }
+}
+
+struct Route {
+  std::vector<NodeId> nodes;  // src, ..., dst
+  std::vector<LinkClass> links;
+  RouteTag start_tag;
+  bool reached = false;
+  [[nodiscard]] std::size_t hops() const { return links.size(); }
+};
+
+// Follows the router from device `src` to device `dst`; gives up after `max_hops` (a loop).
+inline Route route(const Topology& t, std::uint32_t src, std::uint32_t dst, std::uint64_t flow = 0,
+                   std::uint64_t chunk = 0, std::size_t max_hops = 16) {
+  Route r;
+  const NodeId from = t.devices[src];
+  const NodeId to = t.devices[dst];
+  RouteTag tag = t.router->start(from, to, flow, chunk);
+  r.start_tag = tag;
+  r.nodes.push_back(from);
+  NodeId at = from;
+  while (at != to && r.links.size() < max_hops) {
+    const std::uint16_t index = t.router->next_port(at, to, tag);
+    if (index >= t.nodes[at].port_count) {
+      ADD_FAILURE() << "router chose port " << index << " of node " << at << " which has " << t.nodes[at].port_count;
+      return r;
+    }
+    const Port& p = t.port(at, index);
+    r.links.push_back(p.link_class);
+    at = p.peer;
+    r.nodes.push_back(at);
+  }
+  r.reached = at == to;
+  return r;
+}
+
+// Routes every ordered pair of devices and checks the hop count against `expected(src, dst)`.
+template <typename Expected>
+void expect_all_pairs(const Topology& t, Expected expected, std::uint64_t flow = 0) {
+  const auto n = static_cast<std::uint32_t>(t.device_count());
+  for (std::uint32_t s = 0; s < n; ++s) {
+    for (std::uint32_t d = 0; d < n; ++d) {
+      if (s == d) continue;
+      const Route r = route(t, s, d, flow + s * 7919u + d);
+      ASSERT_TRUE(r.reached) << "no route from device " << s << " to " << d << " within 16 hops";
+      ASSERT_EQ(r.hops(), static_cast<std::size_t>(expected(s, d))) << "device " << s << " -> " << d;
+    }
+  }
+}
+
+}  // namespace topo_test
