@@ -15,7 +15,7 @@ build: deps
 	@cmake --build --preset release -j $(JOBS)
 
 run: build
-	$(MPIRUN) -np 2 build/rackscale phold --lps 1024 --remote 0.1 --lookahead 100 --mean 900 --end 1000000
+	$(MPIRUN) -np 2 build/rackscale run configs/examples/fat-tree-128.yaml
 
 test: build
 	ctest --preset release -j $(JOBS)

@@ -1,12 +1,14 @@
 #include "app/network_run.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <map>
 #include <set>
 
 #include <boost/mpi/collectives/all_reduce.hpp>
 #include <boost/mpi/collectives/broadcast.hpp>
+#include <boost/mpi/operations.hpp>
 #include <boost/serialization/vector.hpp>
 
 #include "models/network/build_topology.hpp"
@@ -69,6 +71,7 @@ double injection_bandwidth(const net::Topology& topology, const pdes::Engine& en
 
 TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Scenario& scenario,
                           const RunOptions& options) {
+  const auto setup_start = std::chrono::steady_clock::now();
   const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
   const std::string method = options.partition.empty() ? scenario.simulation.partition : options.partition;
 
@@ -102,6 +105,8 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
   report.partition = net::partition_report(topology, method, rack_rank, comm.size());
   report.messages_planned = plan.total_messages();
 
+  const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+  report.setup_seconds = boost::mpi::all_reduce(comm, setup, boost::mpi::maximum<double>());
   const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
 
   // Integer figures first: they add up exactly whatever the placement.
@@ -113,7 +118,7 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
   report.completion_max = pdes::max_over_ranks(comm, h.max());
   const std::uint64_t completion_sum = sum(comm, h.sum());
   std::vector<std::uint64_t> buckets(h.counts().size(), 0);
-  pdes::reduce_to_root(comm, h.counts(), buckets, pdes::Reduction::sum);
+  pdes::reduce_to_all(comm, h.counts(), buckets, pdes::Reduction::sum);
   report.injection_bandwidth = boost::mpi::all_reduce(comm, injection_bandwidth(topology, engine, plan), std::plus<double>());
   if (report.messages_delivered > 0) {
     report.completion_mean = static_cast<double>(completion_sum) / static_cast<double>(report.messages_delivered);
@@ -122,10 +127,6 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
     if (report.injection_bandwidth > 0) report.line_rate_fraction = report.aggregate_throughput / report.injection_bandwidth;
   }
 
-  report.per_port = reduce_ports(comm, network.counters);
-  report.engine = pdes::gather_stats(comm, engine_stats);
-  if (comm.rank() != 0) return report;
-
   models::statistics::LogHistogram merged;
   merged.counts() = buckets;
   merged.raw_count() = report.messages_delivered;
@@ -133,6 +134,10 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
   merged.raw_max() = report.completion_max;
   report.completion_p50 = merged.quantile(0.5);
   report.completion_p99 = merged.quantile(0.99);
+
+  report.per_port = reduce_ports(comm, network.counters);
+  report.engine = pdes::gather_stats(comm, engine_stats);
+  if (comm.rank() != 0) return report;
 
   // Utilization is busy time over the makespan: the fraction of the run a port was serializing.
   const double span = static_cast<double>(std::max<pdes::SimTime>(report.makespan, 1));

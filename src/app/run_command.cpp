@@ -40,6 +40,14 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
     if (printer) std::cerr << "rackscale run: " << message << '\n';
     return code;
   };
+  // Command-line choices first, so their errors name the option rather than the config file.
+  try {
+    if (!options_.partition.empty()) (void)partition::make_partitioner(options_.partition);
+    if (!options_.queue.empty()) (void)pdes::make_event_queue(options_.queue);
+    (void)pdes::make_synchronizer(options_.sync, comm);
+  } catch (const std::invalid_argument& e) {
+    return fail(kExitBadInput, e.what());
+  }
   models::Scenario scenario;
   try {
     scenario = io::load_scenario(config_, overrides_);

@@ -72,7 +72,12 @@ std::string traffic_summary(const models::Scenario& s, const traffic::TrafficRep
   figures.add_row({"completion max", format_time(r.completion_max)});
   out += figures.render() + "\n";
 
-  TextTable classes({"links", "ports", "bytes", "mean util", "max util", "max queueing"},
+  // Without contention a port can be offered more than it could carry; call it load, not utilization.
+  const bool analytical = s.network.fidelity == models::network::Fidelity::analytical;
+  const std::string mean_heading = analytical ? "mean load" : "mean util";
+  const std::string max_heading = analytical ? "max load" : "max util";
+  if (analytical) out += "link load = bytes / (bandwidth x makespan); analytical: no contention, so it may exceed 100 %\n";
+  TextTable classes({"links", "ports", "bytes", mean_heading, max_heading, "max queueing"},
                     {A::left, A::right, A::right, A::right, A::right, A::right});
   for (const auto& c : r.by_link_class)
     classes.add_row({traffic::link_class_name(c.link_class), with_commas(c.ports), format_bytes(static_cast<double>(c.bytes)),
@@ -81,7 +86,7 @@ std::string traffic_summary(const models::Scenario& s, const traffic::TrafficRep
   out += classes.render() + "\n";
 
   if (!r.busiest.empty()) {
-    TextTable busiest({"busiest ports", "from node", "to node", "bytes", "util", "max queueing"},
+    TextTable busiest({"busiest ports", "from node", "to node", "bytes", analytical ? "load" : "util", "max queueing"},
                       {A::left, A::right, A::right, A::right, A::right, A::right});
     for (const auto& p : r.busiest)
       busiest.add_row({traffic::link_class_name(p.link_class), std::to_string(p.from), std::to_string(p.to),
@@ -90,9 +95,11 @@ std::string traffic_summary(const models::Scenario& s, const traffic::TrafficRep
     out += busiest.render() + "\n";
   }
   const auto& e = r.engine.total;
-  out += fmt::format("engine: {} events in {:.3f} s ({} events/s), {} windows, {} cross-rank events\n",
-                     with_commas(e.events_processed), e.wall_seconds, si_scaled(e.events_per_second()),
-                     with_commas(e.windows), with_commas(e.remote_sent));
+  out += fmt::format("engine: setup {:.3f} s; {} events in {:.3f} s ({} events/s), {} windows, {} cross-rank "
+                     "events; peak memory {} over {} rank(s)\n",
+                     r.setup_seconds, with_commas(e.events_processed), e.wall_seconds, si_scaled(e.events_per_second()),
+                     with_commas(e.windows), with_commas(e.remote_sent),
+                     format_bytes(static_cast<double>(e.peak_memory_bytes)), r.engine.per_rank.size());
   return out;
 }
 
@@ -124,6 +131,7 @@ nlohmann::ordered_json traffic_json(const models::Scenario& s, const traffic::Tr
           {"messages_planned", r.messages_planned},
           {"messages_delivered", r.messages_delivered},
           {"bytes_delivered", r.bytes_delivered},
+          {"setup_s", r.setup_seconds},
           {"makespan_ps", r.makespan},
           {"aggregate_throughput_Bps", r.aggregate_throughput},
           {"injection_bandwidth_Bps", r.injection_bandwidth},

@@ -178,6 +178,7 @@ EngineStats Engine::run(SimTime end) {
       boost::mpi::all_reduce(comm_, failure.empty() ? comm_.size() : rank_, boost::mpi::minimum<int>());
   if (lowest_failing_rank < comm_.size()) raise_window_failure(comm_, lowest_failing_rank, failure);
   stats_.wall_seconds = seconds_since(run_start);
+  stats_.peak_memory_bytes = peak_memory_bytes();
   return stats_;
 }
 

@@ -30,13 +30,22 @@ void min_over_ranks(const boost::mpi::communicator& comm, std::span<const std::u
   reduce(comm, in.data(), out.data(), in.size(), MPI_MIN);
 }
 
+namespace {
+MPI_Op mpi_op(Reduction op) { return op == Reduction::sum ? MPI_SUM : op == Reduction::min ? MPI_MIN : MPI_MAX; }
+}  // namespace
+
+void reduce_to_all(const boost::mpi::communicator& comm, std::span<const std::uint64_t> in,
+                   std::span<std::uint64_t> out, Reduction op) {
+  if (in.size() != out.size()) throw std::invalid_argument("reduce_to_all: input and output lengths differ");
+  reduce(comm, in.data(), out.data(), in.size(), mpi_op(op));
+}
+
 void reduce_to_root(const boost::mpi::communicator& comm, std::span<const std::uint64_t> in,
                     std::span<std::uint64_t> out, Reduction op, int root) {
   if (comm.rank() == root && in.size() != out.size())
     throw std::invalid_argument("reduce_to_root: input and output lengths differ");
-  const MPI_Op mpi_op = op == Reduction::sum ? MPI_SUM : op == Reduction::min ? MPI_MIN : MPI_MAX;
   BOOST_MPI_CHECK_RESULT(MPI_Reduce, (in.data(), comm.rank() == root ? out.data() : nullptr,
-                                      static_cast<int>(in.size()), MPI_UINT64_T, mpi_op, root, MPI_Comm(comm)));
+                                      static_cast<int>(in.size()), MPI_UINT64_T, mpi_op(op), root, MPI_Comm(comm)));
 }
 
 }  // namespace rackscale::pdes

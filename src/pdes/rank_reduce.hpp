@@ -23,5 +23,8 @@ void min_over_ranks(const boost::mpi::communicator& comm, std::span<const std::u
 enum class Reduction { sum, min, max };
 void reduce_to_root(const boost::mpi::communicator& comm, std::span<const std::uint64_t> in,
                     std::span<std::uint64_t> out, Reduction op, int root = 0);
+// The same with the result on every rank.
+void reduce_to_all(const boost::mpi::communicator& comm, std::span<const std::uint64_t> in,
+                   std::span<std::uint64_t> out, Reduction op);
 
 }  // namespace rackscale::pdes

@@ -2,10 +2,18 @@
 
 #include <algorithm>
 
+#include <sys/resource.h>
+
 #include <boost/mpi/collectives/gather.hpp>
 #include <boost/serialization/vector.hpp>
 
 namespace rackscale::pdes {
+
+std::uint64_t peak_memory_bytes() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+}
 
 EngineTotals gather_stats(const boost::mpi::communicator& comm, const EngineStats& mine) {
   EngineTotals totals;
@@ -24,6 +32,7 @@ EngineTotals gather_stats(const boost::mpi::communicator& comm, const EngineStat
     t.process_seconds = std::max(t.process_seconds, s.process_seconds);
     t.sync_seconds = std::max(t.sync_seconds, s.sync_seconds);
     t.wall_seconds = std::max(t.wall_seconds, s.wall_seconds);
+    t.peak_memory_bytes += s.peak_memory_bytes;
   }
   return totals;
 }

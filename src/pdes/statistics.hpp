@@ -21,6 +21,7 @@ struct EngineStats {
   double process_seconds = 0;           // wall time handling events
   double sync_seconds = 0;              // wall time in window exchanges (includes waiting for other ranks)
   double wall_seconds = 0;              // wall time of run(): LP init, windows and LP finish
+  std::uint64_t peak_memory_bytes = 0;  // the process's peak resident set size at the end of run()
 
   [[nodiscard]] double events_per_second() const {
     return wall_seconds > 0 ? static_cast<double>(events_processed) / wall_seconds : 0.0;
@@ -29,7 +30,7 @@ struct EngineStats {
   template <class Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
     ar & rank & lps & events_processed & remote_sent & remote_received & windows & lookahead & final_time &
-        process_seconds & sync_seconds & wall_seconds;
+        process_seconds & sync_seconds & wall_seconds & peak_memory_bytes;
   }
 };
 
@@ -40,7 +41,11 @@ struct EngineTotals {
   EngineStats total;
 };
 
-// Collective. The result is filled on rank 0 only (other ranks get empty totals).
+// Peak resident set size of this process so far (getrusage), in bytes.
+[[nodiscard]] std::uint64_t peak_memory_bytes();
+
+// Collective. The result is filled on rank 0 only (other ranks get empty totals). The total's peak
+// memory is the sum over ranks (each rank is a process).
 [[nodiscard]] EngineTotals gather_stats(const boost::mpi::communicator& comm, const EngineStats& mine);
 
 }  // namespace rackscale::pdes

@@ -62,10 +62,10 @@ TEST(Loader, FatTreeExampleLandsExactly) {
   EXPECT_EQ(c.scale_out.fat_tree.oversubscription[0], 1.0);
   EXPECT_EQ(c.scale_out.fat_tree.oversubscription[1], 1.0);
 
-  EXPECT_EQ(s.network.fidelity, net::Fidelity::analytical);
+  EXPECT_EQ(s.network.fidelity, net::Fidelity::chunk);
   EXPECT_EQ(s.network.chunk_bytes, 65536u);
   EXPECT_EQ(s.network.forwarding, net::Forwarding::cut_through);
-  EXPECT_EQ(s.network.routing, net::RoutingMode::ecmp);
+  EXPECT_EQ(s.network.routing, net::RoutingMode::spray);
 
   EXPECT_EQ(s.workload.kind, models::WorkloadKind::traffic);
   EXPECT_EQ(s.workload.traffic.pattern, models::TrafficPattern::permutation);

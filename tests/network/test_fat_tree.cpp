@@ -160,10 +160,11 @@ TEST(FatTree, PortsCarryTheirCableFigures) {
   const Port& nic = t.port(device, 0);
   EXPECT_EQ(nic.link_class, LinkClass::nic);
   EXPECT_EQ(nic.bandwidth, kNicBandwidth);  // min(NIC 50 GB/s, switch port 100 GB/s)
-  EXPECT_EQ(nic.latency, kNicLatency + kCableLatency + kSwitchLatency);
+  // The NIC's latency is split between its transmit (out of the device) and receive sides.
+  EXPECT_EQ(nic.latency, kNicLatency / 2 + kCableLatency + kSwitchLatency);
   const NodeId leaf = nic.peer;
   EXPECT_EQ(t.nodes[leaf].role, SwitchRole::leaf);
-  EXPECT_EQ(t.port(leaf, nic.peer_port).latency, kCableLatency);
+  EXPECT_EQ(t.port(leaf, nic.peer_port).latency, kCableLatency + (kNicLatency - kNicLatency / 2));
   // Leaf ports: 2 up first, then its NICs.
   EXPECT_EQ(nic.peer_port, 2u);
   for (PortIndex i = 0; i < 2; ++i) {

@@ -48,8 +48,8 @@ struct Port {
   LinkClass link_class = LinkClass::nic;
   double bandwidth = 0;          // bytes/s, this direction
   // From the last bit leaving this port to the chunk being ready to leave the peer: propagation plus
-  // the peer's forwarding latency (a switch's port-to-port latency) or, towards a device, nothing;
-  // a device's NIC latency is added on its own outgoing NIC port.
+  // the peer's forwarding latency (a switch's port-to-port latency). A NIC's latency is split: half
+  // on the device's outgoing port, half on the port towards the device.
   pdes::SimTime latency = 0;
 };
 

@@ -36,6 +36,7 @@ struct PortTotals {  // over all ranks, indexed by Topology port id
 // Everything but `engine`, `per_port` and the lists is valid on every rank; those are rank 0's.
 struct TrafficReport {
   std::string topology;
+  double setup_seconds = 0;  // slowest rank: topology build, partition and LP creation (before the run)
   std::uint64_t devices = 0, switches = 0, cables = 0, racks = 0;
   network::PartitionReport partition;
   std::uint64_t messages_planned = 0;

@@ -26,8 +26,12 @@ ScaleOutCables plan_scale_out_cables(const ClusterSpec& cluster, std::string_vie
   ScaleOutCables cables;
   cables.nic_bandwidth = std::min(cluster.nic.bandwidth, sw.port_bandwidth);
   cables.switch_bandwidth = sw.port_bandwidth;
-  cables.device_to_switch = cluster.nic.latency + cable + sw.latency;
-  cables.switch_to_device = cable;
+  // The NIC's latency is split between its transmit and receive sides, as a NIC spends it on both.
+  // End to end nothing changes, but the switch -> device direction is no longer bare cable, which
+  // would otherwise set a short lookahead wherever NIC cables cross ranks.
+  const pdes::SimTime nic_transmit = cluster.nic.latency / 2;
+  cables.device_to_switch = nic_transmit + cable + sw.latency;
+  cables.switch_to_device = cable + (cluster.nic.latency - nic_transmit);
   cables.switch_to_switch = cable + sw.latency;
   return cables;
 }

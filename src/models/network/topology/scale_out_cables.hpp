@@ -11,8 +11,8 @@ namespace rackscale::models::network {
 struct ScaleOutCables {
   double nic_bandwidth = 0;     // min(NIC, switch port): the slower end sets the line rate
   double switch_bandwidth = 0;  // switch port to switch port
-  // Port latencies: cable propagation plus the receiving switch's forwarding latency; towards a device
-  // just propagation; out of a device also its NIC's injection latency.
+  // Port latencies: cable propagation plus the receiving switch's forwarding latency; out of a device
+  // also half its NIC's latency (transmit side), towards a device the other half (receive side).
   pdes::SimTime device_to_switch = 0;
   pdes::SimTime switch_to_device = 0;
   pdes::SimTime switch_to_switch = 0;
