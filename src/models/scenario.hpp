@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/network/cluster_spec.hpp"
+#include "models/workload/training_spec.hpp"
 #include "pdes/time.hpp"
 
 namespace rackscale::models {
@@ -26,11 +27,17 @@ struct TrafficSpec {
   std::uint32_t messages = 1;  // uniform_random: messages per device
 };
 
-enum class WorkloadKind { traffic };
+enum class WorkloadKind {
+  traffic,     // TrafficSpec: network patterns without a job
+  collective,  // workload::CollectiveBenchSpec: an nccl-tests style sweep
+  training,    // workload::TrainingSpec: a parallelized transformer
+};
 
 struct WorkloadSpec {
   WorkloadKind kind = WorkloadKind::traffic;
   TrafficSpec traffic;
+  workload::CollectiveBenchSpec collective;
+  workload::TrainingSpec training;
 };
 
 struct SimulationSpec {

@@ -1,7 +1,6 @@
 #include "models/network/device_lp.hpp"
 
 #include <algorithm>
-#include <limits>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -19,13 +18,14 @@ void DeviceLp::init() { behaviour_->start(*this); }
 
 void DeviceLp::finish() { behaviour_->finish(*this); }
 
-MessageId DeviceLp::send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow) {
+MessageId DeviceLp::send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow,
+                                 std::uint64_t tag) {
   if (dst_device >= network().topology->device_count())
     throw std::out_of_range(fmt::format("device {} sent a message to device {}, but the cluster has {} devices",
                                         device_, dst_device, network().topology->device_count()));
-  if (next_message_ == std::numeric_limits<std::uint32_t>::max())
-    throw std::overflow_error(fmt::format("device {} sent more than 2^32-1 messages", device_));
-  const Message message{make_message_id(device_, next_message_++), device_, dst_device, bytes, flow};
+  if (tag > kMaxMessageTag)
+    throw std::out_of_range(fmt::format("device {} sent a message with tag {:#x}, beyond 2^44 - 1", device_, tag));
+  const Message message{make_message_id(device_, tag), device_, dst_device, bytes, flow};
   network().fabric->send(*this, message);
   return message.id;
 }
@@ -41,7 +41,8 @@ void DeviceLp::handle(const pdes::Event& event) {
       network().fabric->on_event(*this, event);
       break;
     case kMessageComplete:
-      behaviour_->on_delivery(*this, {event.payload[0], sender_of(event.payload[0]), event.payload[1]});
+      behaviour_->on_delivery(*this, {event.payload[0], sender_of(event.payload[0]), event.payload[1],
+                                      tag_of(event.payload[0])});
       break;
     default:
       behaviour_->on_event(*this, event);
@@ -60,7 +61,7 @@ void DeviceLp::accept_chunk(const Chunk& chunk, pdes::SimTime tail_at) {
 }
 
 void DeviceLp::accept_message(MessageId message, std::uint64_t bytes) {
-  behaviour_->on_delivery(*this, {message, sender_of(message), bytes});
+  behaviour_->on_delivery(*this, {message, sender_of(message), bytes, tag_of(message)});
 }
 
 }  // namespace rackscale::models::network

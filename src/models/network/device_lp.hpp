@@ -39,8 +39,9 @@ class DeviceLp final : public NetworkNodeLp {
   // For behaviours.
   [[nodiscard]] std::uint32_t device() const noexcept { return device_; }
   [[nodiscard]] pdes::SimTime time() const noexcept { return now(); }
-  // Starts sending; the receiver's behaviour gets on_delivery when the last byte is in.
-  MessageId send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow);
+  // Starts sending; the receiver's behaviour gets on_delivery, with `tag`, when the last byte is in.
+  // `tag` (< 2^44) must be unique among this device's messages in flight.
+  MessageId send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow, std::uint64_t tag);
   // An event to this device's own behaviour after `delay`.
   void schedule(pdes::SimTime delay, pdes::EventKind kind, const pdes::Payload& payload = {}, std::uint32_t aux = 0);
   [[nodiscard]] pdes::CounterRng& random() noexcept { return rng(); }
@@ -56,7 +57,6 @@ class DeviceLp final : public NetworkNodeLp {
     pdes::SimTime last_tail = 0;
   };
   std::uint32_t device_;
-  std::uint32_t next_message_ = 0;
   std::unordered_map<MessageId, Reassembly> reassembly_;
   std::unique_ptr<DeviceBehaviour> behaviour_;
 };

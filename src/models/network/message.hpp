@@ -7,14 +7,22 @@
 
 namespace rackscale::models::network {
 
-// Unique over a run: the sending device's index in the high 32 bits, the sender's own message
-// counter in the low 32.
+// The sending device's index in the high 20 bits, the sender's tag in the low 44. The sender's
+// behaviour chooses the tag (unique among its messages in flight) and the receiver gets it back with
+// the delivery, so it can tell which of the messages it expects has come, in whatever order they
+// arrive. 20 bits allow 1,048,576 devices.
 using MessageId = std::uint64_t;
+inline constexpr unsigned kMessageTagBits = 44;
+inline constexpr std::uint64_t kMaxMessageTag = (std::uint64_t{1} << kMessageTagBits) - 1;
+inline constexpr std::uint64_t kMaxDevices = std::uint64_t{1} << (64 - kMessageTagBits);
 
-[[nodiscard]] constexpr MessageId make_message_id(std::uint32_t src_device, std::uint32_t sequence) noexcept {
-  return (static_cast<MessageId>(src_device) << 32) | sequence;
+[[nodiscard]] constexpr MessageId make_message_id(std::uint32_t src_device, std::uint64_t tag) noexcept {
+  return (static_cast<MessageId>(src_device) << kMessageTagBits) | (tag & kMaxMessageTag);
 }
-[[nodiscard]] constexpr std::uint32_t sender_of(MessageId id) noexcept { return static_cast<std::uint32_t>(id >> 32); }
+[[nodiscard]] constexpr std::uint32_t sender_of(MessageId id) noexcept {
+  return static_cast<std::uint32_t>(id >> kMessageTagBits);
+}
+[[nodiscard]] constexpr std::uint64_t tag_of(MessageId id) noexcept { return id & kMaxMessageTag; }
 
 struct Message {
   MessageId id = 0;
@@ -29,6 +37,7 @@ struct Delivery {
   MessageId id = 0;
   std::uint32_t src_device = 0;
   std::uint64_t bytes = 0;
+  std::uint64_t tag = 0;  // the sender's tag (tag_of(id))
 };
 
 }  // namespace rackscale::models::network

@@ -10,6 +10,9 @@ namespace rackscale::models::network {
 
 void add_network_lps(pdes::Engine& engine, NetworkContext& context, const BehaviourFactory& make_behaviour) {
   const Topology& topology = *context.topology;
+  if (topology.device_count() > kMaxDevices)
+    throw std::invalid_argument(fmt::format("cluster.nodes: {} devices exceed the {} a message id can name",
+                                            topology.device_count(), kMaxDevices));
   for (NodeId node = 0; node < topology.nodes.size(); ++node) {
     if (!engine.is_local(node)) continue;
     const Node& n = topology.nodes[node];

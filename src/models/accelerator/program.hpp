@@ -1,0 +1,95 @@
+#pragma once
+// A device program: the ops one device runs in one training iteration, with their dependencies.
+//
+// Ops sit on streams, as CUDA kernels do: ops on one stream run one after another in program order;
+// ops on different streams overlap. An op starts when the op before it on its stream has finished and
+// every op it depends on has finished. Compute ops occupy the device's compute units (at most one
+// compute op runs at a time, whatever its stream); collective, send and receive ops occupy the network.
+//
+// Programs are shared: every device with the same role (pipeline stage, and virtual stage with
+// interleaving) runs the same program. Ops therefore name their communication partners symbolically
+// (a group kind, "the next pipeline stage") and each device resolves them from its own coordinates.
+#include <cstdint>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rackscale::models::accelerator {
+
+using OpIndex = std::uint32_t;
+
+enum class OpKind : std::uint8_t {
+  compute,     // kernels on the device
+  collective,  // a collective over a group of devices
+  send,        // point-to-point send to a pipeline neighbour
+  recv,        // point-to-point receive from a pipeline neighbour
+};
+
+// What the time of a compute op counts as (the time breakdown of a run).
+enum class Phase : std::uint8_t { forward, backward, recompute, optimizer, other };
+
+enum class DType : std::uint8_t { bf16, fp8, fp32 };
+
+// Cost of a compute op. `flops` and `bytes` (HBM traffic) drive the roofline; a matrix product also
+// gives its shape (m x k times k x n, counted `batch` times), which sets how close to peak it runs.
+struct ComputeCost {
+  double flops = 0;
+  double bytes = 0;
+  DType dtype = DType::bf16;
+  std::uint32_t m = 0, n = 0, k = 0;  // 0: not a matrix product (element-wise, softmax, norms, ...)
+  std::uint32_t batch = 1;            // independent matrix products of this shape (e.g. attention heads)
+  std::uint32_t kernels = 1;          // kernel launches it stands for (launch overhead each)
+};
+
+enum class CollectiveKind : std::uint8_t { all_reduce, reduce_scatter, all_gather, broadcast, all_to_all };
+
+// The group a collective runs over, relative to the device that runs it.
+enum class GroupKind : std::uint8_t {
+  tensor,        // the TP group (with sequence parallelism, the same devices)
+  data,          // the DP group (with ZeRO, shards live here)
+  context,       // the CP group (ring attention)
+  expert,        // the EP group (token dispatch and combine)
+  expert_data,   // the DP group of expert weights (DP x CP / EP replicas)
+  pipeline,      // every stage of this device's pipeline (rarely used: embedding ties)
+  world,         // every device of the job
+};
+
+// A pipeline neighbour for send / recv.
+enum class Peer : std::uint8_t { next_stage, previous_stage };
+
+// Collective algorithm; `automatic` lets the collectives model choose as NCCL would.
+enum class Algorithm : std::uint8_t { automatic, ring, tree, halving_doubling, hierarchical, nvls };
+
+struct Op {
+  OpKind kind = OpKind::compute;
+  std::uint8_t stream = 0;   // 0: compute; others: communication streams
+  Phase phase = Phase::other;
+  std::uint32_t first_dependency = 0;  // into Program::dependencies
+  std::uint32_t dependency_count = 0;
+  // compute
+  ComputeCost cost;
+  // collective / send / recv
+  CollectiveKind collective = CollectiveKind::all_reduce;
+  GroupKind group = GroupKind::tensor;
+  Algorithm algorithm = Algorithm::automatic;
+  Peer peer = Peer::next_stage;
+  std::uint64_t bytes = 0;   // collective: the buffer size as nccl-tests counts it; send/recv: payload
+  std::uint32_t match = 0;   // send/recv: the same value on both ends identifies the transfer
+  // where it comes from, for traces and breakdowns
+  std::uint32_t layer = 0;
+  std::uint32_t micro_batch = 0;
+  std::string_view label;    // static string: "attention", "mlp", "tp all-reduce", ...
+};
+
+struct Program {
+  std::vector<Op> ops;
+  std::vector<OpIndex> dependencies;  // ops[i] depends on dependencies[first .. first + count)
+  std::string role;                   // "stage 3 of 16", for messages and traces
+
+  // Appends an op that depends on `deps`; returns its index.
+  OpIndex add(Op op, std::initializer_list<OpIndex> deps = {});
+  OpIndex add(Op op, const std::vector<OpIndex>& deps);
+};
+
+}  // namespace rackscale::models::accelerator

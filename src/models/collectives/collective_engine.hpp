@@ -1,0 +1,64 @@
+#pragma once
+// The collectives model: how one device takes part in collective operations. A call is decomposed, by
+// its algorithm, into the point-to-point messages the network carries (DeviceLp::send_message); the
+// engine reacts to the deliveries of its calls and reports each call's completion.
+//
+// Every member of a call starts it with the same CollectiveCall (apart from `rank`), in its own time;
+// messages that arrive before the receiver has started the call are kept until it does.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "models/accelerator/program.hpp"
+#include "models/network/cluster_spec.hpp"
+#include "models/network/device_lp.hpp"
+#include "models/network/topology.hpp"
+#include "pdes/time.hpp"
+
+namespace rackscale::models::collectives {
+
+using accelerator::Algorithm;
+using accelerator::CollectiveKind;
+
+struct CollectiveCall {
+  CollectiveKind kind = CollectiveKind::all_reduce;
+  Algorithm algorithm = Algorithm::automatic;
+  // The size nccl-tests reports: all_reduce and broadcast, the buffer; all_gather, the gathered output;
+  // reduce_scatter, the input being scattered; all_to_all, the bytes each member sends in all.
+  std::uint64_t bytes = 0;
+  std::vector<std::uint32_t> members;  // device indices in rank order; identical on every member
+  std::uint32_t rank = 0;              // this device's position in `members`
+  std::uint32_t root = 0;              // broadcast: the rank that holds the data
+  std::uint32_t key = 0;               // < 2^20; identical on every member; unique among this device's calls in flight
+};
+
+// One completed call, as this device saw it.
+struct CallRecord {
+  std::uint32_t key = 0;
+  CollectiveKind kind = CollectiveKind::all_reduce;
+  Algorithm algorithm = Algorithm::ring;  // the algorithm that ran (never automatic)
+  std::uint64_t bytes = 0;
+  std::uint32_t members = 0;
+  pdes::SimTime start = 0;
+  pdes::SimTime end = 0;
+};
+
+class CollectiveEngine {
+ public:
+  using Completion = std::function<void(const CallRecord&)>;
+  virtual ~CollectiveEngine() = default;
+
+  // Begins this device's part of `call` now (device.time()). `done` is called, possibly before start()
+  // returns (a call of one member, or of 0 bytes), when this device's part has finished.
+  virtual void start(network::DeviceLp& device, const CollectiveCall& call, Completion done) = 0;
+  // A delivery whose tag is of class collective (accelerator/message_tags.hpp): consumed.
+  virtual void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) = 0;
+};
+
+// One engine per device. `cluster` and `topology` describe the fabric (scale-up domains, bandwidths,
+// latencies) that algorithm selection looks at; they outlive the engine.
+[[nodiscard]] std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,
+                                                                       const network::Topology& topology);
+
+}  // namespace rackscale::models::collectives

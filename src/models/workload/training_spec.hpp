@@ -1,0 +1,79 @@
+#pragma once
+// A training job as a scenario describes it: the transformer, how it is parallelized, and the batch.
+// src/io/config fills these from `workload: {type: training, model: ..., parallel: ...}`; the workload
+// generator (models/workload/training_plan.hpp) turns them into device programs.
+#include <cstdint>
+#include <string>
+
+#include "models/accelerator/program.hpp"
+
+namespace rackscale::models::workload {
+
+enum class Activation : std::uint8_t {
+  gelu,    // MLP of two matrices: h -> ffn -> h
+  swiglu,  // gated MLP of three matrices: h -> 2 x ffn (gate, up) -> h
+};
+
+struct TransformerSpec {
+  std::string name;
+  std::uint32_t layers = 0;
+  std::uint32_t hidden = 0;
+  std::uint32_t heads = 0;
+  std::uint32_t kv_heads = 0;      // 0: = heads (multi-head attention); fewer: grouped-query attention
+  std::uint32_t ffn_hidden = 0;    // 0: 4 x hidden
+  Activation activation = Activation::gelu;
+  std::uint32_t vocabulary = 0;
+  std::uint32_t sequence = 0;      // tokens per sequence
+  bool tied_embeddings = true;     // input embedding and output layer share weights
+  // Mixture of experts (experts == 0: dense).
+  std::uint32_t experts = 0;
+  std::uint32_t top_k = 1;                // experts per token
+  std::uint32_t moe_ffn_hidden = 0;       // per expert; 0: ffn_hidden
+  std::uint32_t shared_experts = 0;       // always-active experts per MoE layer
+  std::uint32_t dense_layers = 0;         // the first layers are dense (DeepSeek-V3: 3)
+  double capacity_factor = 1.0;           // tokens an expert accepts, relative to an even split
+};
+
+enum class Recompute : std::uint8_t {
+  none,       // keep every activation for the backward pass
+  selective,  // recompute attention's softmax/dropout internals (Korthikanti et al. 2022)
+  full,       // keep only each layer's input; recompute the layer's forward in the backward pass
+};
+
+struct ParallelSpec {
+  std::uint32_t tensor = 1;         // TP
+  std::uint32_t pipeline = 1;       // PP
+  std::uint32_t data = 0;           // DP; 0: devices / (TP x PP x CP)
+  std::uint32_t context = 1;        // CP
+  std::uint32_t expert = 1;         // EP (MoE only); divides DP x CP
+  bool sequence_parallel = false;   // SP: TP all-reduces become reduce-scatter + all-gather
+  std::uint32_t virtual_stages = 1; // interleaved 1F1B when > 1 (stages per device)
+  std::uint32_t zero_stage = 0;     // 0-3 (ZeRO-3 = FSDP)
+  Recompute recompute = Recompute::none;
+  std::uint64_t global_batch = 0;   // sequences per iteration
+  std::uint64_t micro_batch = 1;    // sequences per micro-batch
+  std::uint64_t bucket_bytes = 25ULL << 20;  // DP gradient buckets (bytes of gradients per reduction)
+  bool overlap_grad_reduce = true;  // start a bucket's DP reduction as soon as its gradients exist
+  bool overlap_param_gather = true; // ZeRO-3: gather the next layer's weights during this layer
+  accelerator::DType dtype = accelerator::DType::bf16;  // matrix products; weights and activations in bf16
+};
+
+struct TrainingSpec {
+  TransformerSpec model;
+  ParallelSpec parallel;
+  std::uint32_t iterations = 1;       // iterations simulated
+  bool memory_warn_only = false;      // a job that does not fit: warn instead of stopping
+  std::uint64_t training_tokens = 0;  // tokens of the whole run, for run-level figures (0: unknown)
+};
+
+// An nccl-tests style sweep: one collective over the first `devices` devices at every power-of-two size
+// from min_bytes to max_bytes.
+struct CollectiveBenchSpec {
+  accelerator::CollectiveKind op = accelerator::CollectiveKind::all_reduce;
+  std::uint64_t min_bytes = 8;
+  std::uint64_t max_bytes = 8ULL << 30;
+  std::uint32_t devices = 0;  // 0: every device of the cluster
+  accelerator::Algorithm algorithm = accelerator::Algorithm::automatic;
+};
+
+}  // namespace rackscale::models::workload
