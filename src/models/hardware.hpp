@@ -18,6 +18,12 @@ struct AcceleratorSpec {
   double idle_watts = 0;
   double process_nm = 0;          // for embodied carbon
   double die_area_mm2 = 0;
+  // Achievable performance (models/accelerator/compute_model.hpp, docs/models.md):
+  double matmul_efficiency = 0.75;      // fraction of peak a large matrix product reaches
+  double matmul_half_dimension = 128;   // a matrix dimension d contributes d / (d + this) to efficiency
+  double vector_efficiency = 0.10;      // non-matrix FLOPs (norms, softmax, activations) vs. the matrix peak
+  double memory_efficiency = 0.85;      // fraction of HBM bandwidth a streaming kernel reaches
+  pdes::SimTime kernel_overhead = 1'000'000;  // per kernel launch: 1 us
   std::string source;             // where the figures come from
 };
 

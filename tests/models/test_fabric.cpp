@@ -13,6 +13,7 @@
 #include "models/traffic/traffic_device.hpp"
 #include "pdes/engine.hpp"
 #include "pdes/rank_reduce.hpp"
+#include "hand_topology.hpp"
 
 namespace pdes = rackscale::pdes;
 namespace net = rackscale::models::network;
@@ -21,59 +22,10 @@ using pdes::SimTime;
 
 namespace {
 boost::mpi::communicator world() { return {}; }
-
-struct Cable {
-  net::NodeId a, b;
-  double bandwidth;
-  SimTime latency;
-};
-
-// Builds a topology from cables; every node is its own rack. Nodes listed in `devices` are devices.
-net::Topology make_topology(std::uint32_t nodes, const std::vector<net::NodeId>& devices, const std::vector<Cable>& cables) {
-  net::Topology t;
-  t.nodes.resize(nodes);
-  std::vector<std::vector<std::pair<net::Port, std::size_t>>> per_node(nodes);
-  for (std::size_t c = 0; c < cables.size(); ++c) {
-    const Cable& cable = cables[c];
-    per_node[cable.a].push_back({{cable.b, 0, net::LinkClass::nic, cable.bandwidth, cable.latency}, c});
-    per_node[cable.b].push_back({{cable.a, 0, net::LinkClass::nic, cable.bandwidth, cable.latency}, c});
-  }
-  for (net::NodeId n = 0; n < nodes; ++n) {
-    t.nodes[n].kind = net::NodeKind::switch_node;
-    t.nodes[n].rack = n;
-    t.nodes[n].first_port = static_cast<std::uint32_t>(t.ports.size());
-    t.nodes[n].port_count = static_cast<net::PortIndex>(per_node[n].size());
-    for (const auto& entry : per_node[n]) t.ports.push_back(entry.first);
-    t.racks.push_back({net::RackKind::compute, n, 1});
-  }
-  for (std::uint32_t d = 0; d < devices.size(); ++d) {
-    t.nodes[devices[d]].kind = net::NodeKind::device;
-    t.nodes[devices[d]].device = d;
-    t.devices.push_back(devices[d]);
-  }
-  return t;
-}
-
-// Line: nodes 0..h; port 0 points down the line, port 1 up it (node 0 has only "up" as port 0).
-class LineRouter final : public net::Router {
- public:
-  net::RouteTag start(std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t) const override { return {}; }
-  std::uint16_t next_port(std::uint32_t at, std::uint32_t dst, net::RouteTag&) const override {
-    if (at == 0) return 0;
-    return dst > at ? 1 : 0;
-  }
-  std::string_view name() const override { return "line"; }
-};
-
-// Star: node 0 is the switch, its port i leads to node i + 1; every other node's port 0 leads to it.
-class StarRouter final : public net::Router {
- public:
-  net::RouteTag start(std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t) const override { return {}; }
-  std::uint16_t next_port(std::uint32_t at, std::uint32_t dst, net::RouteTag&) const override {
-    return at == 0 ? static_cast<std::uint16_t>(dst - 1) : 0;
-  }
-  std::string_view name() const override { return "star"; }
-};
+using rackscale::testing::Cable;
+using rackscale::testing::LineRouter;
+using rackscale::testing::make_topology;
+using rackscale::testing::StarRouter;
 
 struct Outcome {
   std::uint64_t delivered = 0;

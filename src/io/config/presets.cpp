@@ -143,7 +143,8 @@ std::string optional_string(const MapReader& r, const std::string& key, const st
 models::AcceleratorSpec read_accelerator(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
   const MapReader r(node, path,
                     {"name", "peak_bf16_flops", "peak_fp8_flops", "memory", "memory_bandwidth", "tdp", "idle_power",
-                     "process_nm", "die_area_mm2", "source"},
+                     "process_nm", "die_area_mm2", "matmul_efficiency", "matmul_half_dimension", "vector_efficiency",
+                     "memory_efficiency", "kernel_overhead", "source"},
                     locations);
   models::AcceleratorSpec a;
   a.name = optional_string(r, "name", "custom");
@@ -159,6 +160,16 @@ models::AcceleratorSpec read_accelerator(const ConfigNode& node, const std::stri
   const auto non_negative = [](const ConfigNode& n, const std::string& p) { return read_number(n, p, 0.0); };
   a.process_nm = r.optional("process_nm", 0.0, non_negative);
   a.die_area_mm2 = r.optional("die_area_mm2", 0.0, non_negative);
+  const auto fraction = [](const ConfigNode& n, const std::string& p) {
+    const double f = read_number(n, p, 0.0, true);
+    if (f > 1.0) fail(n, p, "expected a fraction in (0, 1], found " + quote_found(n.scalar));
+    return f;
+  };
+  a.matmul_efficiency = r.optional("matmul_efficiency", a.matmul_efficiency, fraction);
+  a.matmul_half_dimension = r.optional("matmul_half_dimension", a.matmul_half_dimension, non_negative);
+  a.vector_efficiency = r.optional("vector_efficiency", a.vector_efficiency, fraction);
+  a.memory_efficiency = r.optional("memory_efficiency", a.memory_efficiency, fraction);
+  a.kernel_overhead = r.optional("kernel_overhead", a.kernel_overhead, read_duration);
   a.source = optional_string(r, "source", "");
   return a;
 }

@@ -1,0 +1,254 @@
+#include "models/accelerator/device_executor.hpp"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "models/accelerator/compute_model.hpp"
+#include "models/accelerator/message_tags.hpp"
+#include "models/network/network_events.hpp"
+
+namespace rackscale::models::accelerator {
+namespace {
+// Self-event: an op finished (payload: op index, iteration).
+constexpr pdes::EventKind kOpDone = network::kFirstBehaviourKind;
+// Pipeline tags: bit 39 marks the receiver's acknowledgement; bits 38..32 the iteration.
+constexpr std::uint64_t kAckBit = std::uint64_t{1} << 39;
+}  // namespace
+
+ProgramIndex::ProgramIndex(const Program& program) : program_(&program) {
+  const auto n = program.ops.size();
+  position_ = std::vector<std::uint32_t>(n, 0);
+  for (OpIndex i = 0; i < n; ++i) {
+    const std::size_t s = program.ops[i].stream;
+    if (s >= stream_ops_.size()) stream_ops_.resize(s + 1);
+    position_[i] = static_cast<std::uint32_t>(stream_ops_[s].size());
+    stream_ops_[s].push_back(i);
+  }
+  // Dependents of each op: its explicit dependents and the next op on its stream.
+  std::vector<std::vector<OpIndex>> dependents(n);
+  for (OpIndex i = 0; i < n; ++i) {
+    const Op& op = program.ops[i];
+    for (std::uint32_t d = 0; d < op.dependency_count; ++d) dependents[program.dependencies[op.first_dependency + d]].push_back(i);
+    const auto& stream = stream_ops_[op.stream];
+    if (position_[i] > 0) dependents[stream[position_[i] - 1]].push_back(i);
+  }
+  dependent_start_.reserve(n + 1);
+  dependent_start_.push_back(0);
+  for (const auto& list : dependents) {
+    dependents_.insert(dependents_.end(), list.begin(), list.end());
+    dependent_start_.push_back(static_cast<std::uint32_t>(dependents_.size()));
+  }
+}
+
+DeviceExecutor::DeviceExecutor(const AcceleratorSpec& accelerator, std::shared_ptr<const ProgramIndex> program,
+                               std::unique_ptr<DeviceRole> role,
+                               std::unique_ptr<collectives::CollectiveEngine> collectives,
+                               CollectiveTallies& tallies, std::uint32_t iterations)
+    : accelerator_(accelerator),
+      index_(std::move(program)),
+      role_(std::move(role)),
+      collectives_(std::move(collectives)),
+      tallies_(tallies),
+      iterations_(iterations) {}
+
+void DeviceExecutor::start(network::DeviceLp& device) {
+  stats_.iteration_end.reserve(iterations_);
+  if (iterations_ > 0) begin_iteration(device);
+}
+
+void DeviceExecutor::begin_iteration(network::DeviceLp& device) {
+  const auto n = index_->program().ops.size();
+  done_.assign(n, false);
+  next_in_stream_.assign(index_->streams(), 0);
+  stream_busy_.assign(index_->streams(), false);
+  remaining_ = static_cast<std::uint32_t>(n);
+  compute_idle_since_ = device.time();
+  blocker_ = OpKind::compute;
+  if (n == 0) {
+    stats_.iteration_end.push_back(device.time());
+    if (++iteration_ < iterations_) begin_iteration(device);
+    return;
+  }
+  for (std::size_t s = 0; s < index_->streams(); ++s) try_start(device, s);
+}
+
+bool DeviceExecutor::ready(OpIndex i) const {
+  const Program& p = index_->program();
+  const Op& op = p.ops[i];
+  for (std::uint32_t d = 0; d < op.dependency_count; ++d)
+    if (!done_[p.dependencies[op.first_dependency + d]]) return false;
+  return true;
+}
+
+void DeviceExecutor::try_start(network::DeviceLp& device, std::size_t s) {
+  if (stream_busy_[s]) return;
+  const auto& ops = index_->stream_ops(s);
+  if (next_in_stream_[s] >= ops.size()) return;
+  const OpIndex i = ops[next_in_stream_[s]];
+  if (!ready(i)) return;
+  if (index_->program().ops[i].kind == OpKind::compute && compute_busy_) return;
+  ++next_in_stream_[s];
+  stream_busy_[s] = true;
+  start_op(device, i);
+}
+
+std::uint64_t DeviceExecutor::pipeline_tag_of(const Op& op) const {
+  return ((static_cast<std::uint64_t>(iteration_) & 0x7F) << 32) | op.match;
+}
+
+std::uint32_t DeviceExecutor::collective_key_of(OpIndex i) const {
+  // Members of a tensor, data, context or expert group run the same program, so the op's index (with the
+  // iteration) names the call identically on all of them; groups spanning stages use the op's match id.
+  const Op& op = index_->program().ops[i];
+  const bool same_program = op.group != GroupKind::pipeline && op.group != GroupKind::world;
+  const std::uint64_t id = same_program ? i : op.match;
+  const std::uint64_t span = same_program ? index_->program().ops.size() : (std::uint64_t{1} << 32);
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(iteration_) * span + id) % kCollectiveKeyLimit);
+}
+
+void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
+  const Op& op = index_->program().ops[i];
+  const pdes::SimTime now = device.time();
+  inside_start_ = true;
+  switch (op.kind) {
+    case OpKind::compute: {
+      // The compute units were idle since compute_idle_since_; blame the wait on what just finished.
+      const pdes::SimTime gap = now - compute_idle_since_;
+      if (gap > 0) {
+        if (blocker_ == OpKind::collective)
+          stats_.breakdown.exposed_communication += gap;
+        else if (blocker_ == OpKind::send || blocker_ == OpKind::recv)
+          stats_.breakdown.pipeline_bubble += gap;
+        else
+          stats_.breakdown.idle += gap;
+      }
+      compute_busy_ = true;
+      compute_started_ = now;
+      device.schedule(compute_time(accelerator_, op.cost), kOpDone, {i, iteration_, 0, 0});
+      break;
+    }
+    case OpKind::collective: {
+      collectives::CollectiveCall call;
+      call.kind = op.collective;
+      call.algorithm = op.algorithm;
+      call.bytes = op.bytes;
+      role_->group(op.group, call.members, call.rank);
+      call.key = collective_key_of(i);
+      const auto group = static_cast<std::size_t>(op.group);
+      const auto kind = static_cast<std::size_t>(op.collective);
+      collectives_->start(device, call, [this, &device, i, group, kind](const collectives::CallRecord& record) {
+        CollectiveTally& t = tallies_.by_group_and_kind[group][kind];
+        ++t.calls;
+        t.bytes += record.bytes;
+        const pdes::SimTime took = record.end - record.start;
+        t.time += took;
+        t.longest = std::max(t.longest, took);
+        finish_soon(device, i);
+      });
+      break;
+    }
+    case OpKind::send: {
+      const std::uint64_t tag = pipeline_tag(pipeline_tag_of(op));
+      waiting_ack_.emplace(tag | kAckBit, i);
+      device.send_message(role_->peer(op.peer, op), op.bytes, (static_cast<std::uint64_t>(device.device()) << 32) | op.match,
+                          tag);
+      stats_.pipeline_bytes += op.bytes;
+      break;
+    }
+    case OpKind::recv: {
+      const std::uint64_t tag = pipeline_tag(pipeline_tag_of(op));
+      if (arrived_.erase(tag) > 0)
+        finish_soon(device, i);
+      else
+        waiting_recv_.emplace(tag, i);
+      break;
+    }
+  }
+  inside_start_ = false;
+}
+
+// Completions that happen inside start_op (a collective of one member, data that was already here)
+// are deferred by a zero-delay self-event, so ops never start recursively from within each other.
+void DeviceExecutor::finish_soon(network::DeviceLp& device, OpIndex i) {
+  if (inside_start_)
+    device.schedule(0, kOpDone, {i, iteration_, 0, 0});
+  else
+    finish_op(device, i);
+}
+
+void DeviceExecutor::on_event(network::DeviceLp& device, const pdes::Event& event) {
+  if (event.kind != kOpDone)
+    throw std::logic_error(fmt::format("device {}: unexpected event kind {}", device.device(), event.kind));
+  finish_op(device, static_cast<OpIndex>(event.payload[0]));
+}
+
+void DeviceExecutor::on_delivery(network::DeviceLp& device, const network::Delivery& delivery) {
+  switch (tag_class(delivery.tag)) {
+    case TagClass::collective:
+      collectives_->on_delivery(device, delivery);
+      return;
+    case TagClass::pipeline:
+      break;
+    case TagClass::other:
+      throw std::logic_error(fmt::format("device {} got message {:#x} from device {} that no op expects",
+                                         device.device(), delivery.tag, delivery.src_device));
+  }
+  if ((delivery.tag & kAckBit) != 0) {
+    const auto it = waiting_ack_.find(delivery.tag);
+    if (it == waiting_ack_.end())
+      throw std::logic_error(fmt::format("device {} got an acknowledgement {:#x} it did not ask for", device.device(),
+                                         delivery.tag));
+    const OpIndex op = it->second;
+    waiting_ack_.erase(it);
+    finish_op(device, op);
+    return;
+  }
+  // The data of a pipeline transfer: acknowledge it (the sender's send completes), then hand it to its recv.
+  device.send_message(delivery.src_device, 0, delivery.tag, delivery.tag | kAckBit);
+  if (const auto it = waiting_recv_.find(delivery.tag); it != waiting_recv_.end()) {
+    const OpIndex op = it->second;
+    waiting_recv_.erase(it);
+    finish_op(device, op);
+  } else {
+    arrived_.insert(delivery.tag);
+  }
+}
+
+void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
+  const Op& op = index_->program().ops[i];
+  const pdes::SimTime now = device.time();
+  done_[i] = true;
+  --remaining_;
+  stream_busy_[op.stream] = false;
+  if (op.kind == OpKind::compute) {
+    compute_busy_ = false;
+    compute_idle_since_ = now;
+    const pdes::SimTime took = now - compute_started_;
+    TimeBreakdown& b = stats_.breakdown;
+    switch (op.phase) {
+      case Phase::forward: b.forward += took; break;
+      case Phase::backward: b.backward += took; break;
+      case Phase::recompute: b.recompute += took; break;
+      case Phase::optimizer: b.optimizer += took; break;
+      case Phase::other: b.other_compute += took; break;
+    }
+  }
+  blocker_ = op.kind;
+  if (remaining_ == 0) {
+    // The compute units waited for whatever finished last (typically the data-parallel reduction).
+    const pdes::SimTime tail = now - compute_idle_since_;
+    if (op.kind == OpKind::collective)
+      stats_.breakdown.exposed_communication += tail;
+    else if (op.kind == OpKind::send || op.kind == OpKind::recv)
+      stats_.breakdown.pipeline_bubble += tail;
+    else
+      stats_.breakdown.idle += tail;
+    stats_.iteration_end.push_back(now);
+    if (++iteration_ < iterations_) begin_iteration(device);
+    return;
+  }
+  for (std::size_t s = 0; s < index_->streams(); ++s) try_start(device, s);
+}
+
+}  // namespace rackscale::models::accelerator

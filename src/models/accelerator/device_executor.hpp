@@ -1,0 +1,127 @@
+#pragma once
+// The accelerator model: a device running its program (models/accelerator/program.hpp) iteration
+// after iteration. Compute ops take the compute model's time on the device's compute units (one at a
+// time); collectives go through the collectives model; pipeline sends and receives are messages
+// between the neighbouring stages (a send completes when the receiver has the data).
+//
+// The device also accounts for its time, from the compute units' point of view: busy computing (by
+// phase), or idle because the next compute op waits for a collective (exposed communication), for a
+// pipeline transfer (pipeline bubble), or for nothing the program can name (idle).
+#include <cstdint>
+#include <memory>
+#include <array>
+#include <span>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "models/accelerator/device_role.hpp"
+#include "models/accelerator/program.hpp"
+#include "models/collectives/collective_engine.hpp"
+#include "models/hardware.hpp"
+#include "models/network/device_lp.hpp"
+#include "pdes/time.hpp"
+
+namespace rackscale::models::accelerator {
+
+// A program's structure, derived once and shared by every device that runs it.
+class ProgramIndex {
+ public:
+  explicit ProgramIndex(const Program& program);
+  [[nodiscard]] const Program& program() const noexcept { return *program_; }
+  [[nodiscard]] std::size_t streams() const noexcept { return stream_ops_.size(); }
+  // The ops of stream s in program order.
+  [[nodiscard]] const std::vector<OpIndex>& stream_ops(std::size_t s) const { return stream_ops_[s]; }
+  // Ops that depend on op i (including the next op on its stream).
+  [[nodiscard]] std::span<const OpIndex> dependents(OpIndex i) const {
+    return {dependents_.data() + dependent_start_[i], dependent_start_[i + 1] - dependent_start_[i]};
+  }
+  [[nodiscard]] std::uint32_t position_in_stream(OpIndex i) const { return position_[i]; }
+
+ private:
+  const Program* program_;
+  std::vector<std::vector<OpIndex>> stream_ops_;
+  std::vector<std::uint32_t> position_;
+  std::vector<std::uint32_t> dependent_start_;
+  std::vector<OpIndex> dependents_;
+};
+
+// Where a device's time went over the iterations it ran (ps).
+struct TimeBreakdown {
+  pdes::SimTime forward = 0, backward = 0, recompute = 0, optimizer = 0, other_compute = 0;
+  pdes::SimTime exposed_communication = 0;  // compute idle, waiting for a collective
+  pdes::SimTime pipeline_bubble = 0;        // compute idle, waiting for a pipeline transfer
+  pdes::SimTime idle = 0;                   // compute idle for no program reason (e.g. at the start)
+  [[nodiscard]] pdes::SimTime compute() const noexcept { return forward + backward + recompute + optimizer + other_compute; }
+  [[nodiscard]] pdes::SimTime total() const noexcept {
+    return compute() + exposed_communication + pipeline_bubble + idle;
+  }
+};
+
+// Per kind of collective on a group (e.g. all-reduce on the tensor group).
+struct CollectiveTally {
+  std::uint64_t calls = 0;
+  std::uint64_t bytes = 0;
+  pdes::SimTime time = 0;      // summed over calls (end - start at this device)
+  pdes::SimTime longest = 0;
+};
+
+struct DeviceStats {
+  TimeBreakdown breakdown;
+  std::vector<pdes::SimTime> iteration_end;  // when this device finished each iteration
+  std::uint64_t pipeline_bytes = 0;          // sent to pipeline neighbours
+};
+
+// Shared by the executors of one rank: collective statistics by [group kind][collective kind]. Integer
+// sums, so ranks' tallies add up exactly.
+struct CollectiveTallies {
+  std::array<std::array<CollectiveTally, 5>, 7> by_group_and_kind{};
+};
+
+class DeviceExecutor final : public network::DeviceBehaviour {
+ public:
+  DeviceExecutor(const AcceleratorSpec& accelerator, std::shared_ptr<const ProgramIndex> program,
+                 std::unique_ptr<DeviceRole> role, std::unique_ptr<collectives::CollectiveEngine> collectives,
+                 CollectiveTallies& tallies, std::uint32_t iterations);
+
+  void start(network::DeviceLp& device) override;
+  void on_event(network::DeviceLp& device, const pdes::Event& event) override;
+  void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
+
+  [[nodiscard]] const DeviceStats& stats() const noexcept { return stats_; }
+
+ private:
+  void begin_iteration(network::DeviceLp& device);
+  void try_start(network::DeviceLp& device, std::size_t stream);
+  void start_op(network::DeviceLp& device, OpIndex op);
+  void finish_op(network::DeviceLp& device, OpIndex op);
+  void finish_soon(network::DeviceLp& device, OpIndex op);
+  [[nodiscard]] bool ready(OpIndex op) const;
+  [[nodiscard]] std::uint64_t pipeline_tag_of(const Op& op) const;
+  [[nodiscard]] std::uint32_t collective_key_of(OpIndex op) const;
+
+  const AcceleratorSpec& accelerator_;
+  std::shared_ptr<const ProgramIndex> index_;
+  std::unique_ptr<DeviceRole> role_;
+  std::unique_ptr<collectives::CollectiveEngine> collectives_;
+  CollectiveTallies& tallies_;
+  std::uint32_t iterations_;
+  std::uint32_t iteration_ = 0;
+
+  std::vector<bool> done_;                    // per op, this iteration
+  std::vector<std::uint32_t> next_in_stream_; // per stream: position of the next op to start
+  std::vector<bool> stream_busy_;             // per stream: an op of it is running
+  std::uint32_t remaining_ = 0;               // ops of this iteration not done yet
+  bool compute_busy_ = false;
+  pdes::SimTime compute_started_ = 0;
+  pdes::SimTime compute_idle_since_ = 0;
+  OpKind blocker_ = OpKind::compute;          // kind of the op whose completion is being handled
+  bool inside_start_ = false;                 // a completion now would re-enter start_op
+  std::unordered_set<std::uint64_t> arrived_; // pipeline data that came before its recv started
+  std::unordered_map<std::uint64_t, OpIndex> waiting_recv_;  // recv started, data not in yet
+  std::unordered_map<std::uint64_t, OpIndex> waiting_ack_;   // send started, not acknowledged yet
+  std::vector<std::uint32_t> members_;        // scratch for collective groups
+  DeviceStats stats_;
+};
+
+}  // namespace rackscale::models::accelerator
