@@ -7,7 +7,7 @@ PACKAGES="
   build-essential cmake make git pkg-config openssh-client
   openmpi-bin libopenmpi-dev
   libboost-mpi-dev libboost-serialization-dev
-  libhdf5-openmpi-dev
+  libhdf5-openmpi-dev hdf5-tools
   libfmt-dev libspdlog-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libmetis-dev librandom123-dev
   libgtest-dev libbenchmark-dev

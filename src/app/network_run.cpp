@@ -137,6 +137,8 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
 
   report.per_port = reduce_ports(comm, network.counters);
   report.engine = pdes::gather_stats(comm, engine_stats);
+  if (options.on_finished)
+    options.on_finished({topology, rack_rank, engine, engine_stats, network.counters, stats, report});
   if (comm.rank() != 0) return report;
 
   // Utilization is busy time over the makespan: the fraction of the run a port was serializing.

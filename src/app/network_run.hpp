@@ -1,12 +1,14 @@
 #pragma once
 // Wires a traffic scenario together: topology -> rack partition -> engine and network LPs -> run ->
 // figures reduced over ranks. Used by `rackscale run` and by the network tests.
+#include <functional>
 #include <string>
 
 #include <boost/mpi/communicator.hpp>
 
 #include "models/scenario.hpp"
 #include "models/traffic/traffic_report.hpp"
+#include "models/traffic/traffic_run_state.hpp"
 
 namespace rackscale::app {
 
@@ -14,6 +16,9 @@ struct RunOptions {
   std::string partition;  // empty: the scenario's simulation.partition
   std::string queue;      // empty: the engine's default
   std::string sync = "auto";
+  // Called on every rank once the run's figures are reduced, before run_traffic returns (the results
+  // file is written here); an exception it throws leaves run_traffic.
+  std::function<void(const models::traffic::TrafficRunState&)> on_finished;
 };
 
 // Collective. Throws std::invalid_argument (bad scenario or options, before simulating; messages start

@@ -6,11 +6,15 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "app/collective_run.hpp"
 #include "app/exit_codes.hpp"
 #include "app/scenario_errors.hpp"
 #include "io/config/config_error.hpp"
 #include "io/config/scenario_loader.hpp"
 #include "io/traffic_summary.hpp"
+#include "io/training_summary.hpp"
+#include "app/training_run.hpp"
+#include "models/memory/infeasible_job.hpp"
 #include "partition/partitioner.hpp"
 #include "pdes/error.hpp"
 #include "pdes/event_queue.hpp"
@@ -32,6 +36,8 @@ RunCommand::RunCommand(CLI::App& parent)
                        fmt::format("Window synchronizer: {}", fmt::join(pdes::synchronizer_names(), ", ")))
       ->capture_default_str();
   command_->add_flag("--json", json_, "Also print the results as one JSON object on the last line");
+  auto* output = command_->add_option("--output", output_.path, "Write the results to this HDF5 file (docs/output.md)");
+  command_->add_flag("--force", output_.force, "Replace the --output file if it exists")->needs(output);
 }
 
 int RunCommand::execute(const boost::mpi::communicator& comm) {
@@ -54,6 +60,29 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   } catch (const io::ConfigError& e) {
     return fail(kExitBadInput, e.what());
   }
+  if (scenario.workload.kind == models::WorkloadKind::collective)
+    return run_collective_scenario(comm, scenario, options_, json_, !output_.path.empty());
+  if (scenario.workload.kind == models::WorkloadKind::training) {
+    if (!output_.path.empty())
+      return fail(kExitBadInput, "--output: HDF5 results are written for traffic runs only so far; a training run "
+                                 "prints its summary (and --json)");
+    models::workload::TrainingReport training;
+    try {
+      training = run_training(comm, scenario, options_);
+    } catch (const models::memory::InfeasibleJob& e) {
+      return fail(kExitInfeasible, e.what());
+    } catch (const std::invalid_argument& e) {
+      return fail(kExitBadInput, locate_error(scenario, e.what()));
+    } catch (const pdes::SimulationError& e) {
+      return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
+    }
+    if (!printer) return kExitOk;
+    std::cout << io::training_summary(scenario, training);
+    if (json_) std::cout << io::training_json(scenario, training).dump() << '\n';
+    return kExitOk;
+  }
+  if (const std::string refused = prepare_traffic_output(comm, scenario, output_, options_); !refused.empty())
+    return fail(kExitBadInput, refused);
   models::traffic::TrafficReport report;
   try {
     report = run_traffic(comm, scenario, options_);

@@ -7,6 +7,7 @@
 
 #include "app/command.hpp"
 #include "app/network_run.hpp"
+#include "app/traffic_output.hpp"
 
 namespace rackscale::app {
 
@@ -21,6 +22,7 @@ class RunCommand final : public Command {
   std::string config_;
   std::vector<std::string> overrides_;
   RunOptions options_;
+  OutputOptions output_;
   bool json_ = false;
 };
 

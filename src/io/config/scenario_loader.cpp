@@ -10,6 +10,7 @@
 #include "io/config/config_node.hpp"
 #include "io/config/overrides.hpp"
 #include "io/config/presets.hpp"
+#include "io/config/workload_loader.hpp"
 #include "io/config/yaml_reader.hpp"
 #include "partition/partitioner.hpp"
 
@@ -233,35 +234,6 @@ net::NetworkSpec read_network(const ConfigNode* node, net::ScaleOutKind topology
   return n;
 }
 
-models::WorkloadSpec read_workload(const ConfigNode& node, std::uint64_t devices, KeyLocations* locations) {
-  const MapReader r(node, "workload", {"type", "pattern", "bytes", "senders", "receiver", "messages"}, locations);
-  models::WorkloadSpec w;
-  w.kind = r.required("type", [](const ConfigNode& v, const std::string& p) {
-    return read_enum<models::WorkloadKind>(v, p, {{"traffic", models::WorkloadKind::traffic}});
-  });
-  models::TrafficSpec& t = w.traffic;
-  t.pattern = r.required("pattern", [](const ConfigNode& v, const std::string& p) {
-    return read_enum<models::TrafficPattern>(v, p,
-                                             {{"permutation", models::TrafficPattern::permutation},
-                                              {"all_to_all", models::TrafficPattern::all_to_all},
-                                              {"incast", models::TrafficPattern::incast},
-                                              {"ring", models::TrafficPattern::ring},
-                                              {"uniform_random", models::TrafficPattern::uniform_random}});
-  });
-  t.bytes = r.required("bytes", [](const ConfigNode& v, const std::string& p) { return read_size(v, p, 1); });
-  t.senders = r.optional("senders", t.senders, read_u32_any);
-  if (t.senders >= devices)
-    fail(r.require("senders"), r.path_of("senders"),
-         fmt::format("expected at most {} senders (every device but the receiver; 0 means all of them), found {}",
-                     devices - 1, t.senders));
-  t.receiver = r.optional("receiver", t.receiver, read_u32_any);
-  if (t.receiver >= devices)
-    fail(r.require("receiver"), r.path_of("receiver"),
-         fmt::format("expected a device index below {} (the cluster's devices), found {}", devices, t.receiver));
-  t.messages = r.optional("messages", t.messages, read_count);
-  return w;
-}
-
 models::SimulationSpec read_simulation(const ConfigNode* node, KeyLocations* locations) {
   models::SimulationSpec s;
   if (node == nullptr) return s;
@@ -289,12 +261,14 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
     fail(root, "", "expected a mapping of scenario keys (name, cluster, workload, ...), found " + describe_found(root));
 
   const auto takes_preset = [](const std::string& key_path) {
-    return std::any_of(kPresetFields.begin(), kPresetFields.end(),
+    return key_path == kModelPresetPath ||
+           std::any_of(kPresetFields.begin(), kPresetFields.end(),
                        [&](const PresetField& f) { return key_path == f.path; });
   };
   for (const auto& assignment : overrides) apply_override(root, assignment, takes_preset);
   for (const auto& field : kPresetFields)
     if (ConfigNode* node = find_path(root, field.path)) resolve_preset(*node, field.kind, field.path, presets_dir);
+  resolve_model_preset(root, presets_dir);
 
   models::Scenario scenario;
   scenario.source_file = path;
@@ -306,7 +280,7 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
   scenario.description = r.optional("description", std::string{}, read_string);
   scenario.cluster = read_cluster(r.require("cluster"), locations);
   scenario.network = read_network(r.find("network"), scenario.cluster.scale_out.kind, locations);
-  scenario.workload = read_workload(r.require("workload"), scenario.cluster.devices(), locations);
+  scenario.workload = read_workload(r.require("workload"), scenario.cluster, locations);
   scenario.simulation = read_simulation(r.find("simulation"), locations);
   return scenario;
 }

@@ -178,6 +178,10 @@ void DeviceExecutor::finish_soon(network::DeviceLp& device, OpIndex i) {
 }
 
 void DeviceExecutor::on_event(network::DeviceLp& device, const pdes::Event& event) {
+  if (event.kind == collectives::kCollectiveTimerKind) {
+    collectives_->on_timer(device, event);
+    return;
+  }
   if (event.kind != kOpDone)
     throw std::logic_error(fmt::format("device {}: unexpected event kind {}", device.device(), event.kind));
   finish_op(device, static_cast<OpIndex>(event.payload[0]));

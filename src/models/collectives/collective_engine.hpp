@@ -13,7 +13,9 @@
 #include "models/accelerator/program.hpp"
 #include "models/network/cluster_spec.hpp"
 #include "models/network/device_lp.hpp"
+#include "models/network/network_events.hpp"
 #include "models/network/topology.hpp"
+#include "pdes/event.hpp"
 #include "pdes/time.hpp"
 
 namespace rackscale::models::collectives {
@@ -44,6 +46,25 @@ struct CallRecord {
   pdes::SimTime end = 0;
 };
 
+// The event kind of the engine's own timers. In analytical fidelity the fabric has no port queues, so a
+// device's messages would all leave at once and share no bandwidth; the engine paces them itself (each
+// port sends one message after another, as in the LogGP model) with self-events of this kind, scheduled
+// through DeviceLp::schedule. The device's behaviour must hand every event of this kind to on_timer.
+inline constexpr pdes::EventKind kCollectiveTimerKind = network::kFirstBehaviourKind + 1000;
+
+// How calls are cut into messages. make_collective_engine(cluster, topology) uses the defaults, which
+// are documented with their reasons in docs/models.md ("Collectives"); tests set them explicitly.
+struct CollectiveOptions {
+  // Parallel rings / tree pairs a call's data is split over, each its own flow (so ECMP spreads them)
+  // and, across scale-up domains, its own NIC. 0: one per NIC of a domain when the call spans
+  // several domains (at least 2), 1 inside one domain.
+  std::uint32_t channels = 0;
+  // Pipelining: each message of a step is cut into pieces of about this many bytes (piece k of step
+  // s + 1 may leave once piece k of step s has arrived). 0: no pipelining, one piece per message.
+  std::uint64_t piece_bytes = 512 * 1024;
+  std::uint32_t max_pieces = 32;  // pieces per message at most (bounds the event count)
+};
+
 class CollectiveEngine {
  public:
   using Completion = std::function<void(const CallRecord&)>;
@@ -54,11 +75,17 @@ class CollectiveEngine {
   virtual void start(network::DeviceLp& device, const CollectiveCall& call, Completion done) = 0;
   // A delivery whose tag is of class collective (accelerator/message_tags.hpp): consumed.
   virtual void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) = 0;
+  // An event of kind kCollectiveTimerKind on this device: consumed.
+  // (Engines that never schedule timers, such as test doubles, need not override it.)
+  virtual void on_timer(network::DeviceLp& /*device*/, const pdes::Event& /*event*/) {}
 };
 
 // One engine per device. `cluster` and `topology` describe the fabric (scale-up domains, bandwidths,
 // latencies) that algorithm selection looks at; they outlive the engine.
 [[nodiscard]] std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,
                                                                        const network::Topology& topology);
+[[nodiscard]] std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,
+                                                                       const network::Topology& topology,
+                                                                       const CollectiveOptions& options);
 
 }  // namespace rackscale::models::collectives

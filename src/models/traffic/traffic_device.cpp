@@ -13,6 +13,8 @@ void TrafficDevice::start(network::DeviceLp& device) {
     ++sequence;
     ++stats_.messages_sent;
     stats_.bytes_sent += m.bytes;
+    ++counts_.messages_sent;
+    counts_.bytes_sent += m.bytes;
   }
 }
 
@@ -20,6 +22,8 @@ void TrafficDevice::on_delivery(network::DeviceLp& device, const network::Delive
   stats_.completion.add(device.time());
   stats_.bytes_delivered += delivery.bytes;
   stats_.last_delivery = std::max(stats_.last_delivery, device.time());
+  ++counts_.messages_received;
+  counts_.bytes_received += delivery.bytes;
 }
 
 }  // namespace rackscale::models::traffic

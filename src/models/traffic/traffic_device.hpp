@@ -24,9 +24,16 @@ class TrafficDevice final : public network::DeviceBehaviour {
   void start(network::DeviceLp& device) override;
   void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
 
+  // This device's own figures: the per-device rows of the results file.
+  struct Counts {
+    std::uint64_t messages_sent = 0, bytes_sent = 0, messages_received = 0, bytes_received = 0;
+  };
+  [[nodiscard]] const Counts& counts() const noexcept { return counts_; }
+
  private:
   const TrafficPlan& plan_;
   TrafficStats& stats_;
+  Counts counts_;
 };
 
 }  // namespace rackscale::models::traffic

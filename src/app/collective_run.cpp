@@ -1,0 +1,164 @@
+#include "app/collective_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+#include <iostream>
+#include <numeric>
+#include <stdexcept>
+
+#include <boost/mpi/collectives/all_reduce.hpp>
+#include <boost/mpi/collectives/broadcast.hpp>
+#include <boost/mpi/operations.hpp>
+#include <boost/serialization/vector.hpp>
+#include <fmt/format.h>
+
+#include "app/exit_codes.hpp"
+#include "app/scenario_errors.hpp"
+#include "io/collective_summary.hpp"
+#include "models/collectives/collective_bench_device.hpp"
+#include "models/collectives/collective_plan.hpp"
+#include "models/collectives/cost_model.hpp"
+#include "models/collectives/member_layout.hpp"
+#include "models/network/build_topology.hpp"
+#include "models/network/network_lps.hpp"
+#include "models/network/partition_report.hpp"
+#include "models/network/rack_graph.hpp"
+#include "partition/partitioner.hpp"
+#include "pdes/engine.hpp"
+#include "pdes/error.hpp"
+#include "pdes/rank_reduce.hpp"
+
+namespace rackscale::app {
+
+namespace net = models::network;
+namespace coll = models::collectives;
+using models::accelerator::Algorithm;
+using models::accelerator::CollectiveKind;
+
+namespace {
+double max_over_ranks(const boost::mpi::communicator& comm, double value) {
+  return boost::mpi::all_reduce(comm, value, boost::mpi::maximum<double>());
+}
+}  // namespace
+
+coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, const models::Scenario& scenario,
+                                const RunOptions& options) {
+  const auto setup_start = std::chrono::steady_clock::now();
+  const models::workload::CollectiveBenchSpec& bench = scenario.workload.collective;
+  const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
+  const auto total_devices = static_cast<std::uint32_t>(topology.device_count());
+  const std::uint32_t n = bench.devices == 0 ? total_devices : bench.devices;
+  if (n > total_devices || n == 0)
+    throw std::invalid_argument(fmt::format("workload.devices: expected 1 to {} (the cluster's devices), found {}",
+                                            total_devices, n));
+  if (bench.min_bytes == 0 || bench.max_bytes < bench.min_bytes)
+    throw std::invalid_argument(fmt::format("workload.max_bytes: expected max_bytes ({}) >= min_bytes ({}) > 0",
+                                            bench.max_bytes, bench.min_bytes));
+
+  coll::CollectiveCall call;
+  call.kind = bench.op;
+  call.algorithm = bench.algorithm;
+  call.members.resize(n);
+  std::iota(call.members.begin(), call.members.end(), 0u);
+  call.key = 1;
+  const coll::MemberLayout layout = coll::analyse_members(scenario.cluster, call.members);
+  try {
+    (void)coll::resolve_algorithm(scenario.cluster, layout, call.kind, call.algorithm, bench.min_bytes);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("workload.algorithm: ") + e.what());
+  }
+
+  const std::string method = options.partition.empty() ? scenario.simulation.partition : options.partition;
+  (void)partition::make_partitioner(method);
+  std::vector<std::int32_t> rack_rank;
+  if (comm.rank() == 0) rack_rank = net::partition_racks(topology, method, comm.size());
+  boost::mpi::broadcast(comm, rack_rank, 0);
+
+  coll::CollectiveReport report;
+  report.op = bench.op;
+  report.requested = bench.algorithm;
+  report.devices = n;
+  report.topology = topology.description;
+  report.cluster_devices = topology.device_count();
+  report.switches = topology.switch_count();
+  report.partition = net::partition_report(topology, method, rack_rank, comm.size());
+  report.setup_seconds = max_over_ranks(
+      comm, std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
+
+  const coll::FabricFigures figures = coll::fabric_figures(scenario.cluster, layout);
+  const auto run_start = std::chrono::steady_clock::now();
+  for (std::uint64_t bytes = bench.min_bytes; bytes <= bench.max_bytes; bytes *= 2) {
+    call.bytes = bytes;
+    const auto size_start = std::chrono::steady_clock::now();
+    // A fresh engine per size, as nccl-tests times each size on its own.
+    pdes::EngineOptions engine_options;
+    if (!options.queue.empty()) engine_options.queue = options.queue;
+    engine_options.sync = options.sync;
+    engine_options.seed = scenario.simulation.seed;
+    pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options);
+    net::NetworkContext network(topology, scenario.network);
+    coll::BenchStats stats;
+    net::add_network_lps(engine, network, [&](std::uint32_t) {
+      return std::make_unique<coll::CollectiveBenchDevice>(coll::make_collective_engine(scenario.cluster, topology),
+                                                           call, stats);
+    });
+    const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
+
+    coll::CollectivePoint point;
+    point.bytes = bytes;
+    const pdes::SimTime first = pdes::min_over_ranks(comm, stats.first_start);
+    const pdes::SimTime last = pdes::max_over_ranks(comm, stats.last_end);
+    const std::uint64_t completed =
+        boost::mpi::all_reduce(comm, stats.completed, std::plus<std::uint64_t>());
+    if (completed != n)
+      throw pdes::SimulationError(0, fmt::format("collective of {} bytes: {} of {} members finished before the run's end",
+                                              bytes, completed, n));
+    point.time = last - first;
+    point.algorithm = static_cast<Algorithm>(
+        boost::mpi::all_reduce(comm, static_cast<int>(stats.algorithm), boost::mpi::maximum<int>()));
+    const coll::CallPlan plan = coll::plan_call(scenario.cluster, call, {});
+    point.channels = plan.channels;
+    point.pieces = plan.pieces;
+    // NCCL's model covers its ring and tree; its all-to-all is grouped point-to-point, not modelled.
+    const bool nccl_algorithm = point.algorithm == Algorithm::ring || point.algorithm == Algorithm::tree;
+    if (nccl_algorithm && bench.op != CollectiveKind::all_to_all)
+      point.predicted_seconds = coll::predict(bench.op, point.algorithm, bytes, figures).seconds;
+    if (point.time > 0) {
+      point.algbw = static_cast<double>(bytes) / pdes::to_seconds(point.time);
+      point.busbw = point.algbw * coll::bus_bandwidth_factor(bench.op, n);
+    }
+    point.events = boost::mpi::all_reduce(comm, engine_stats.events_processed, std::plus<std::uint64_t>());
+    point.wall_seconds =
+        max_over_ranks(comm, std::chrono::duration<double>(std::chrono::steady_clock::now() - size_start).count());
+    report.results.push_back(point);
+    if (bytes > bench.max_bytes / 2) break;  // the next doubling would pass max_bytes (or overflow)
+  }
+  report.run_seconds =
+      max_over_ranks(comm, std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count());
+  return report;
+}
+
+int run_collective_scenario(const boost::mpi::communicator& comm, const models::Scenario& scenario,
+                            const RunOptions& options, bool json, bool output_requested) {
+  const bool printer = comm.rank() == 0;
+  const auto fail = [&](int code, const std::string& message) {
+    if (printer) std::cerr << "rackscale run: " << message << '\n';
+    return code;
+  };
+  if (output_requested) return fail(kExitBadInput, "--output: results files are not written for collective sweeps yet");
+  coll::CollectiveReport report;
+  try {
+    report = run_collective(comm, scenario, options);
+  } catch (const std::invalid_argument& e) {
+    return fail(kExitBadInput, locate_error(scenario, e.what()));
+  } catch (const pdes::SimulationError& e) {
+    return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
+  }
+  if (!printer) return kExitOk;
+  std::cout << io::collective_summary(scenario, report);
+  if (json) std::cout << io::collective_json(scenario, report).dump() << '\n';
+  return kExitOk;
+}
+
+}  // namespace rackscale::app

@@ -1,0 +1,26 @@
+#pragma once
+// Wires an nccl-tests style collective sweep together: topology -> rack partition -> for every
+// power-of-two size from min_bytes to max_bytes, a fresh engine run of one call over the first
+// `devices` devices -> time from the first member's start to the last member's end, reduced over
+// ranks. Results are identical for any rank count.
+#include <boost/mpi/communicator.hpp>
+
+#include "app/network_run.hpp"
+#include "models/collectives/collective_report.hpp"
+#include "models/scenario.hpp"
+
+namespace rackscale::app {
+
+// Collective. Throws std::invalid_argument (bad scenario or options, before simulating; messages start
+// with the config key at fault) and pdes::SimulationError.
+[[nodiscard]] models::collectives::CollectiveReport run_collective(const boost::mpi::communicator& comm,
+                                                                   const models::Scenario& scenario,
+                                                                   const RunOptions& options);
+
+// `rackscale run` on a collective scenario: runs the sweep, prints the summary on rank 0 (and the JSON
+// object as the last line with `json`) and returns the exit code. Results files (--output) are not
+// written for sweeps yet: `output_requested` makes it refuse rather than silently skip.
+[[nodiscard]] int run_collective_scenario(const boost::mpi::communicator& comm, const models::Scenario& scenario,
+                                          const RunOptions& options, bool json, bool output_requested);
+
+}  // namespace rackscale::app

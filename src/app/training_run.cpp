@@ -1,0 +1,177 @@
+#include "app/training_run.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <functional>
+
+#include <boost/mpi/collectives/all_reduce.hpp>
+#include <boost/mpi/collectives/broadcast.hpp>
+#include <boost/mpi/operations.hpp>
+#include <boost/serialization/vector.hpp>
+#include <fmt/format.h>
+
+#include "models/accelerator/device_executor.hpp"
+#include "models/collectives/collective_engine.hpp"
+#include "models/memory/memory_check.hpp"
+#include "models/network/build_topology.hpp"
+#include "models/network/network_lps.hpp"
+#include "models/network/rack_graph.hpp"
+#include "models/workload/training_plan.hpp"
+#include "models/workload/training_role.hpp"
+#include "partition/partitioner.hpp"
+#include "pdes/engine.hpp"
+#include "pdes/error.hpp"
+#include "pdes/rank_reduce.hpp"
+
+namespace rackscale::app {
+
+namespace net = models::network;
+namespace acc = models::accelerator;
+namespace wl = models::workload;
+
+namespace {
+std::string describe_layout(const wl::TrainingLayout& l) {
+  const auto& p = l.parallel();
+  const char* recompute = p.recompute == wl::Recompute::full ? "full" : p.recompute == wl::Recompute::selective ? "selective" : "no";
+  return fmt::format("TP {} x PP {} x DP {} (CP {}, EP {}){}, {}, ZeRO {}, {} recomputation; global batch {}, "
+                     "micro-batch {}, {} micro-batches per replica",
+                     l.tensor(), l.pipeline(), l.data(), l.context(), l.expert(), p.sequence_parallel ? " with SP" : "",
+                     l.virtual_stages() > 1 ? fmt::format("interleaved 1F1B x{}", l.virtual_stages()) : std::string("1F1B"),
+                     p.zero_stage, recompute, p.global_batch, p.micro_batch, l.micro_batches());
+}
+
+// Sums (over every device) of the eight breakdown components, per stage, as integers.
+constexpr std::size_t kParts = 8;
+std::array<std::uint64_t, kParts> parts(const acc::TimeBreakdown& b) {
+  return {b.forward, b.backward, b.recompute, b.optimizer, b.other_compute, b.exposed_communication, b.pipeline_bubble,
+          b.idle};
+}
+wl::MeanBreakdown mean(const std::uint64_t* sums, double devices, double iterations) {
+  const double d = devices * iterations;
+  return {static_cast<double>(sums[0]) / d, static_cast<double>(sums[1]) / d, static_cast<double>(sums[2]) / d,
+          static_cast<double>(sums[3]) / d, static_cast<double>(sums[4]) / d, static_cast<double>(sums[5]) / d,
+          static_cast<double>(sums[6]) / d, static_cast<double>(sums[7]) / d};
+}
+}  // namespace
+
+wl::TrainingReport run_training(const boost::mpi::communicator& comm, const models::Scenario& scenario,
+                                const RunOptions& options) {
+  const auto setup_start = std::chrono::steady_clock::now();
+  const net::ClusterSpec& cluster = scenario.cluster;
+  const wl::TrainingSpec& spec = scenario.workload.training;
+  const net::Topology topology = net::build_topology(cluster, scenario.network.routing);
+  const wl::TrainingPlan plan = wl::build_training_plan(spec, cluster);
+
+  wl::TrainingReport report;
+  report.memory_warning = models::memory::check_memory(plan.layout, cluster.accelerator);
+  report.memory = plan.memory;
+  report.memory_capacity = cluster.accelerator.memory_bytes;
+
+  const std::string method = options.partition.empty() ? scenario.simulation.partition : options.partition;
+  (void)partition::make_partitioner(method);
+  std::vector<std::int32_t> rack_rank;
+  if (comm.rank() == 0) rack_rank = net::partition_racks(topology, method, comm.size());
+  boost::mpi::broadcast(comm, rack_rank, 0);
+
+  pdes::EngineOptions engine_options;
+  if (!options.queue.empty()) engine_options.queue = options.queue;
+  engine_options.sync = options.sync;
+  engine_options.seed = scenario.simulation.seed;
+  pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options);
+
+  std::vector<std::shared_ptr<const acc::ProgramIndex>> indexes;
+  for (const auto& program : plan.programs) indexes.push_back(std::make_shared<acc::ProgramIndex>(program));
+  net::NetworkContext network(topology, scenario.network);
+  acc::CollectiveTallies tallies;
+  std::vector<std::pair<std::uint32_t, const acc::DeviceExecutor*>> executors;  // this rank's, by device
+  net::add_network_lps(engine, network, [&](std::uint32_t device) {
+    auto executor = std::make_unique<acc::DeviceExecutor>(
+        cluster.accelerator, indexes[plan.layout.role_of(device)], std::make_unique<wl::TrainingRole>(plan, device),
+        models::collectives::make_collective_engine(cluster, topology), tallies, spec.iterations);
+    executors.emplace_back(device, executor.get());
+    return executor;
+  });
+
+  report.topology = topology.description;
+  report.devices = topology.device_count();
+  report.switches = topology.switch_count();
+  report.cables = topology.link_count();
+  report.racks = topology.racks.size();
+  report.partition = net::partition_report(topology, method, rack_rank, comm.size());
+  report.layout = describe_layout(plan.layout);
+  report.iterations = spec.iterations;
+  report.tokens_per_iteration = plan.layout.tokens_per_iteration();
+  report.model_flops = plan.model_flops;
+  report.hardware_flops = plan.hardware_flops;
+  report.parameters = plan.parameters;
+  report.active_parameters = plan.active_parameters;
+  const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+  report.setup_seconds = boost::mpi::all_reduce(comm, setup, boost::mpi::maximum<double>());
+
+  const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
+
+  // Iteration ends: the last device to finish each iteration.
+  std::vector<std::uint64_t> last_end(spec.iterations, 0), ends(spec.iterations, 0);
+  const std::uint32_t stages = plan.layout.pipeline();
+  std::vector<std::uint64_t> by_stage(static_cast<std::size_t>(stages) * kParts, 0), by_stage_all(by_stage.size(), 0);
+  std::uint64_t unfinished = 0;
+  for (const auto& [device, executor] : executors) {
+    const auto& s = executor->stats();
+    if (s.iteration_end.size() < spec.iterations) ++unfinished;
+    for (std::size_t i = 0; i < s.iteration_end.size(); ++i) last_end[i] = std::max(last_end[i], s.iteration_end[i]);
+    const auto p = parts(s.breakdown);
+    const std::size_t stage = plan.layout.role_of(device);
+    for (std::size_t k = 0; k < kParts; ++k) by_stage[stage * kParts + k] += p[k];
+  }
+  pdes::reduce_to_all(comm, last_end, ends, pdes::Reduction::max);
+  pdes::reduce_to_all(comm, by_stage, by_stage_all, pdes::Reduction::sum);
+  unfinished = boost::mpi::all_reduce(comm, unfinished, std::plus<std::uint64_t>());
+  if (unfinished > 0)
+    throw pdes::SimulationError(0, fmt::format("{} devices did not finish their {} iteration(s) before the end time "
+                                               "({}): raise simulation.end",
+                                               unfinished, spec.iterations, pdes::format_time(scenario.simulation.end)));
+
+  pdes::SimTime previous = 0;
+  for (const auto end : ends) {
+    report.iteration_times.push_back(end - previous);
+    previous = end;
+  }
+  report.iteration_time = report.iteration_times.empty() ? 0 : report.iteration_times.back();
+  const double seconds = pdes::to_seconds(report.iteration_time);
+  const double peak = static_cast<double>(report.devices) * cluster.accelerator.peak_bf16_flops;
+  if (seconds > 0) {
+    report.tokens_per_second = static_cast<double>(report.tokens_per_iteration) / seconds;
+    report.mfu = plan.model_flops / (seconds * peak);
+    report.hfu = plan.hardware_flops / (seconds * peak);
+    report.per_device_tflops = plan.hardware_flops / (seconds * static_cast<double>(report.devices)) / 1e12;
+  }
+  std::vector<std::uint64_t> all_parts(kParts, 0);
+  for (std::uint32_t s = 0; s < stages; ++s) {
+    for (std::size_t k = 0; k < kParts; ++k) all_parts[k] += by_stage_all[s * kParts + k];
+    report.breakdown_by_stage.push_back(
+        mean(&by_stage_all[s * kParts], plan.layout.devices_per_role(), spec.iterations));
+  }
+  report.breakdown = mean(all_parts.data(), static_cast<double>(report.devices), spec.iterations);
+
+  // Collective tallies: counts, bytes and times add; the longest call is the maximum.
+  std::vector<std::uint64_t> sums, longest;
+  for (const auto& row : tallies.by_group_and_kind)
+    for (const auto& t : row) {
+      sums.insert(sums.end(), {t.calls, t.bytes, t.time});
+      longest.push_back(t.longest);
+    }
+  std::vector<std::uint64_t> sums_all(sums.size(), 0), longest_all(longest.size(), 0);
+  pdes::reduce_to_all(comm, sums, sums_all, pdes::Reduction::sum);
+  pdes::reduce_to_all(comm, longest, longest_all, pdes::Reduction::max);
+  std::size_t cell = 0;
+  for (std::size_t g = 0; g < tallies.by_group_and_kind.size(); ++g)
+    for (std::size_t k = 0; k < tallies.by_group_and_kind[g].size(); ++k, ++cell) {
+      if (sums_all[3 * cell] == 0) continue;
+      report.collectives.push_back({static_cast<acc::GroupKind>(g), static_cast<acc::CollectiveKind>(k),
+                                    {sums_all[3 * cell], sums_all[3 * cell + 1], sums_all[3 * cell + 2], longest_all[cell]}});
+    }
+  report.engine = pdes::gather_stats(comm, engine_stats);
+  return report;
+}
+
+}  // namespace rackscale::app

@@ -1,0 +1,365 @@
+#include "io/config/workload_loader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "io/config/config_error.hpp"
+#include "io/config/did_you_mean.hpp"
+#include "io/config/units.hpp"
+#include "models/workload/training_layout.hpp"
+
+namespace rackscale::io {
+namespace {
+
+namespace wl = models::workload;
+using models::accelerator::Algorithm;
+using models::accelerator::CollectiveKind;
+using models::accelerator::DType;
+
+// --- model presets ------------------------------------------------------------------------------------
+
+std::filesystem::path models_directory(const std::string& presets_dir) {
+  return std::filesystem::path(presets_dir) / "models";
+}
+
+// Preset names are file names; anything that could climb out of the directory is not a name.
+bool plausible_name(const std::string& name) {
+  if (name.empty() || name.front() == '.') return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '.';
+  });
+}
+
+ConfigNode load_model_tree(const ConfigNode& name_node, const std::string& name, const std::string& path,
+                           const std::string& presets_dir) {
+  const auto file = models_directory(presets_dir) / (name + ".yaml");
+  std::error_code ec;
+  if (!plausible_name(name) || !std::filesystem::is_regular_file(file, ec)) {
+    const auto names = model_preset_names(presets_dir);
+    std::string message;
+    if (names.empty()) {
+      message = fmt::format("expected a model preset, found {}; there are none in {} (set RACKSCALE_PRESETS to the "
+                            "presets directory)",
+                            quote_found(name), models_directory(presets_dir).string());
+    } else {
+      message = fmt::format("expected a model preset (one of {}), found {}", join(names), quote_found(name));
+      if (const auto guess = closest_match(name, names)) message += "; did you mean '" + *guess + "'?";
+    }
+    fail(name_node, path, message);
+  }
+  ConfigNode tree = parse_yaml_file(file.string());
+  if (!tree.is_mapping())
+    fail(tree, path, "expected a mapping of model fields in the preset file, found " + describe_found(tree));
+  return tree;
+}
+
+// Replaces a preset name, or a mapping with `preset`, by the merged mapping.
+void resolve_model_field(ConfigNode& field, const std::string& path, const std::string& presets_dir) {
+  if (field.is_scalar()) {
+    field = load_model_tree(field, field.scalar, path, presets_dir);
+    return;
+  }
+  if (!field.is_mapping())
+    fail(field, path, "expected a model preset name or a mapping, found " + describe_found(field));
+  const ConfigEntry* preset = field.find("preset");
+  if (preset == nullptr) return;
+  if (!preset->value.is_scalar())
+    fail(preset->value, join_path(path, "preset"), "expected a preset name, found " + describe_found(preset->value));
+  ConfigNode merged = load_model_tree(preset->value, preset->value.scalar, join_path(path, "preset"), presets_dir);
+  for (const auto& entry : field.entries) {
+    if (entry.key == "preset") continue;
+    if (ConfigEntry* existing = merged.find(entry.key))
+      *existing = entry;
+    else
+      merged.entries.push_back(entry);
+  }
+  field = std::move(merged);
+}
+
+// --- scalar reads ---------------------------------------------------------------------------------------
+
+bool read_bool(const ConfigNode& n, const std::string& p) {
+  if (n.is_scalar() && n.scalar == "true") return true;
+  if (n.is_scalar() && n.scalar == "false") return false;
+  fail(n, p, "expected true or false, found " + (n.is_scalar() ? quote_found(n.scalar) : describe_found(n)));
+}
+
+std::uint32_t read_u32_any(const ConfigNode& n, const std::string& p) { return read_u32(n, p, 0); }
+
+// A count that may be written with an exponent (training_tokens: 15.6e12), but must be whole.
+std::uint64_t read_whole_number(const ConfigNode& n, const std::string& p) {
+  const double v = read_number(n, p, 0.0);
+  if (v != std::floor(v) || v >= 1.8e19)
+    fail(n, p, "expected a whole number below 1.8e19, found " + quote_found(n.scalar));
+  return static_cast<std::uint64_t>(v);
+}
+
+// --- training -------------------------------------------------------------------------------------------
+
+constexpr const char* kMoeOnly = "only allowed with experts > 0 (a mixture-of-experts model)";
+
+wl::TransformerSpec read_model(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
+  const MapReader r(node, path,
+                    {"name", "source", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "activation",
+                     "vocabulary", "sequence", "tied_embeddings", "experts", "top_k", "moe_ffn_hidden",
+                     "shared_experts", "dense_layers", "capacity_factor"},
+                    locations);
+  wl::TransformerSpec m;
+  m.name = r.optional("name", std::string("custom"), read_string);
+  (void)r.optional("source", std::string{}, read_string);  // documentation only
+  m.layers = r.required("layers", read_count);
+  m.hidden = r.required("hidden", read_count);
+  m.heads = r.required("heads", read_count);
+  m.kv_heads = r.optional("kv_heads", m.kv_heads, read_count);
+  m.ffn_hidden = r.optional("ffn_hidden", m.ffn_hidden, read_count);
+  m.activation = r.optional("activation", m.activation, [](const ConfigNode& v, const std::string& p) {
+    return read_enum<wl::Activation>(v, p, {{"gelu", wl::Activation::gelu}, {"swiglu", wl::Activation::swiglu}});
+  });
+  m.vocabulary = r.required("vocabulary", read_count);
+  m.sequence = r.required("sequence", read_count);
+  m.tied_embeddings = r.optional("tied_embeddings", m.tied_embeddings, read_bool);
+  m.experts = r.optional("experts", m.experts, read_u32_any);
+  if (m.experts == 0) {
+    for (const char* key : {"top_k", "moe_ffn_hidden", "shared_experts", "dense_layers", "capacity_factor"})
+      r.forbid(key, kMoeOnly);
+    return m;
+  }
+  m.top_k = r.optional("top_k", m.top_k, read_count);
+  m.moe_ffn_hidden = r.optional("moe_ffn_hidden", m.moe_ffn_hidden, read_count);
+  m.shared_experts = r.optional("shared_experts", m.shared_experts, read_u32_any);
+  m.dense_layers = r.optional("dense_layers", m.dense_layers, read_u32_any);
+  m.capacity_factor = r.optional("capacity_factor", m.capacity_factor, [](const ConfigNode& v, const std::string& p) {
+    return read_number(v, p, 0.0, true);
+  });
+  return m;
+}
+
+wl::ParallelSpec read_parallel(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
+  const MapReader r(node, path,
+                    {"tensor", "pipeline", "data", "context", "expert", "sequence_parallel", "virtual_stages",
+                     "zero_stage", "recompute", "global_batch", "micro_batch", "bucket_size", "overlap_grad_reduce",
+                     "overlap_param_gather", "dtype"},
+                    locations);
+  wl::ParallelSpec p;
+  p.tensor = r.optional("tensor", p.tensor, read_count);
+  p.pipeline = r.optional("pipeline", p.pipeline, read_count);
+  p.data = r.optional("data", p.data, read_count);
+  p.context = r.optional("context", p.context, read_count);
+  p.expert = r.optional("expert", p.expert, read_count);
+  p.sequence_parallel = r.optional("sequence_parallel", p.sequence_parallel, read_bool);
+  p.virtual_stages = r.optional("virtual_stages", p.virtual_stages, read_count);
+  p.zero_stage = r.optional("zero_stage", p.zero_stage, [](const ConfigNode& v, const std::string& k) {
+    return static_cast<std::uint32_t>(read_integer(v, k, 0, 3));
+  });
+  p.recompute = r.optional("recompute", p.recompute, [](const ConfigNode& v, const std::string& k) {
+    return read_enum<wl::Recompute>(
+        v, k, {{"none", wl::Recompute::none}, {"selective", wl::Recompute::selective}, {"full", wl::Recompute::full}});
+  });
+  p.global_batch = r.required("global_batch", [](const ConfigNode& v, const std::string& k) {
+    return read_integer(v, k, 1);
+  });
+  p.micro_batch = r.optional("micro_batch", p.micro_batch, [](const ConfigNode& v, const std::string& k) {
+    return read_integer(v, k, 1);
+  });
+  p.bucket_bytes = r.optional("bucket_size", p.bucket_bytes, [](const ConfigNode& v, const std::string& k) {
+    return read_size(v, k, 1);
+  });
+  p.overlap_grad_reduce = r.optional("overlap_grad_reduce", p.overlap_grad_reduce, read_bool);
+  p.overlap_param_gather = r.optional("overlap_param_gather", p.overlap_param_gather, read_bool);
+  p.dtype = r.optional("dtype", p.dtype, [](const ConfigNode& v, const std::string& k) {
+    return read_enum<DType>(v, k, {{"bf16", DType::bf16}, {"fp8", DType::fp8}});
+  });
+  return p;
+}
+
+// The node written at a dotted path below `workload`, or the closest ancestor that was written.
+const ConfigNode& closest_node(const ConfigNode& workload, const std::string& key_path) {
+  const ConfigNode* node = &workload;
+  std::string rest = key_path.rfind("workload.", 0) == 0 ? key_path.substr(9) : std::string{};
+  while (!rest.empty() && node->is_mapping()) {
+    const auto dot = rest.find('.');
+    const ConfigEntry* e = node->find(rest.substr(0, dot));
+    if (e == nullptr) break;
+    node = &e->value;
+    rest = dot == std::string::npos ? std::string{} : rest.substr(dot + 1);
+  }
+  return *node;
+}
+
+wl::TrainingSpec read_training(const MapReader& r, const models::network::ClusterSpec& cluster,
+                               KeyLocations* locations) {
+  wl::TrainingSpec t;
+  t.model = read_model(r.require("model"), r.path_of("model"), locations);
+  t.parallel = read_parallel(r.require("parallel"), r.path_of("parallel"), locations);
+  t.iterations = r.optional("iterations", t.iterations, read_count);
+  t.memory_warn_only = r.optional("memory", false, [](const ConfigNode& v, const std::string& p) {
+    return read_choice(v, p, {"stop", "warn"}) == 1;
+  });
+  t.training_tokens = r.optional("training_tokens", t.training_tokens, read_whole_number);
+  // Relations between values (divisibility, group sizes) are the layout's to check; its messages start
+  // with the key path, which locates them.
+  try {
+    (void)wl::TrainingLayout(t, cluster.devices());
+  } catch (const std::invalid_argument& e) {
+    const std::string message = e.what();
+    const std::string key = message.substr(0, message.find(':'));
+    throw ConfigError(closest_node(r.node(), key).origin.str() + ": " + message);
+  }
+  if (t.parallel.dtype == DType::fp8 && !(cluster.accelerator.peak_fp8_flops > 0)) {
+    const ConfigNode& dtype = closest_node(r.node(), "workload.parallel.dtype");
+    fail(dtype, "workload.parallel.dtype",
+         fmt::format("fp8 needs an accelerator with FP8 support; {} has no peak_fp8_flops", cluster.accelerator.name));
+  }
+  return t;
+}
+
+// --- collective sweeps ----------------------------------------------------------------------------------
+
+wl::CollectiveBenchSpec read_collective(const MapReader& r, std::uint64_t devices) {
+  wl::CollectiveBenchSpec c;
+  c.op = r.required("op", [](const ConfigNode& v, const std::string& p) {
+    return read_enum<CollectiveKind>(v, p,
+                                     {{"all_reduce", CollectiveKind::all_reduce},
+                                      {"reduce_scatter", CollectiveKind::reduce_scatter},
+                                      {"all_gather", CollectiveKind::all_gather},
+                                      {"broadcast", CollectiveKind::broadcast},
+                                      {"all_to_all", CollectiveKind::all_to_all}});
+  });
+  const auto size = [](const ConfigNode& v, const std::string& p) { return read_size(v, p, 1); };
+  c.min_bytes = r.optional("min_bytes", c.min_bytes, size);
+  c.max_bytes = r.optional("max_bytes", c.max_bytes, size);
+  if (c.max_bytes < c.min_bytes) {
+    const ConfigNode& at = r.has("max_bytes") ? r.require("max_bytes") : r.require("min_bytes");
+    fail(at, r.path_of(r.has("max_bytes") ? "max_bytes" : "min_bytes"),
+         fmt::format("expected max_bytes ({} bytes) >= min_bytes ({} bytes)", c.max_bytes, c.min_bytes));
+  }
+  c.devices = r.optional("devices", c.devices, [&](const ConfigNode& v, const std::string& p) {
+    const std::uint32_t n = read_u32(v, p, 2);
+    if (n > devices)
+      fail(v, p, fmt::format("expected at most {} (the cluster's devices), found {}", devices, n));
+    return n;
+  });
+  c.algorithm = r.optional("algorithm", c.algorithm, [](const ConfigNode& v, const std::string& p) {
+    return read_enum<Algorithm>(v, p,
+                                {{"automatic", Algorithm::automatic},
+                                 {"ring", Algorithm::ring},
+                                 {"tree", Algorithm::tree},
+                                 {"halving_doubling", Algorithm::halving_doubling},
+                                 {"hierarchical", Algorithm::hierarchical},
+                                 {"nvls", Algorithm::nvls}});
+  });
+  return c;
+}
+
+// --- traffic --------------------------------------------------------------------------------------------
+
+models::TrafficSpec read_traffic(const MapReader& r, std::uint64_t devices) {
+  models::TrafficSpec t;
+  t.pattern = r.required("pattern", [](const ConfigNode& v, const std::string& p) {
+    return read_enum<models::TrafficPattern>(v, p,
+                                             {{"permutation", models::TrafficPattern::permutation},
+                                              {"all_to_all", models::TrafficPattern::all_to_all},
+                                              {"incast", models::TrafficPattern::incast},
+                                              {"ring", models::TrafficPattern::ring},
+                                              {"uniform_random", models::TrafficPattern::uniform_random}});
+  });
+  t.bytes = r.required("bytes", [](const ConfigNode& v, const std::string& p) { return read_size(v, p, 1); });
+  t.senders = r.optional("senders", t.senders, read_u32_any);
+  if (t.senders >= devices)
+    fail(r.require("senders"), r.path_of("senders"),
+         fmt::format("expected at most {} senders (every device but the receiver; 0 means all of them), found {}",
+                     devices - 1, t.senders));
+  t.receiver = r.optional("receiver", t.receiver, read_u32_any);
+  if (t.receiver >= devices)
+    fail(r.require("receiver"), r.path_of("receiver"),
+         fmt::format("expected a device index below {} (the cluster's devices), found {}", devices, t.receiver));
+  t.messages = r.optional("messages", t.messages, read_count);
+  return t;
+}
+
+struct TypeKeys {
+  const char* type;
+  models::WorkloadKind kind;
+  std::vector<std::string> keys;
+};
+
+const std::vector<TypeKeys>& type_keys() {
+  static const std::vector<TypeKeys> table{
+      {"traffic", models::WorkloadKind::traffic, {"pattern", "bytes", "senders", "receiver", "messages"}},
+      {"collective", models::WorkloadKind::collective, {"op", "min_bytes", "max_bytes", "devices", "algorithm"}},
+      {"training", models::WorkloadKind::training, {"model", "parallel", "iterations", "memory", "training_tokens"}},
+  };
+  return table;
+}
+
+}  // namespace
+
+std::vector<std::string> model_preset_names(const std::string& presets_dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(models_directory(presets_dir), ec), end; !ec && it != end;
+       it.increment(ec))
+    if (it->path().extension() == ".yaml" && it->is_regular_file(ec)) names.push_back(it->path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void resolve_model_preset(ConfigNode& root, const std::string& presets_dir) {
+  if (!root.is_mapping()) return;
+  ConfigEntry* workload = root.find("workload");
+  if (workload == nullptr || !workload->value.is_mapping()) return;
+  ConfigEntry* model = workload->value.find("model");
+  if (model == nullptr) return;
+  resolve_model_field(model->value, kModelPresetPath, presets_dir);
+}
+
+models::WorkloadSpec read_workload(const ConfigNode& node, const models::network::ClusterSpec& cluster,
+                                   KeyLocations* locations) {
+  const std::uint64_t devices = cluster.devices();
+  std::vector<std::string> allowed{"type"};
+  for (const auto& t : type_keys()) allowed.insert(allowed.end(), t.keys.begin(), t.keys.end());
+  const MapReader r(node, "workload", allowed, locations);
+  std::vector<std::string> type_names;
+  for (const auto& t : type_keys()) type_names.push_back(t.type);
+  const TypeKeys& type = type_keys()[r.required("type", [&](const ConfigNode& v, const std::string& p) {
+    return read_choice(v, p, type_names);
+  })];
+  // Another type's keys are mistakes, not options.
+  for (const auto& other : type_keys())
+    if (other.kind != type.kind)
+      for (const auto& key : other.keys)
+        if (std::find(type.keys.begin(), type.keys.end(), key) == type.keys.end())
+          r.forbid(key, fmt::format("only allowed with type: {}", other.type));
+
+  models::WorkloadSpec w;
+  w.kind = type.kind;
+  switch (type.kind) {
+    case models::WorkloadKind::traffic:
+      w.traffic = read_traffic(r, devices);
+      break;
+    case models::WorkloadKind::collective:
+      w.collective = read_collective(r, devices);
+      break;
+    case models::WorkloadKind::training:
+      w.training = read_training(r, cluster, locations);
+      break;
+  }
+  return w;
+}
+
+wl::TransformerSpec load_model_preset(const std::string& name, const std::string& presets_dir) {
+  ConfigNode field;
+  field.kind = ConfigNode::Kind::scalar;
+  field.scalar = name;
+  field.origin.file = "model preset '" + name + "'";
+  resolve_model_field(field, "", presets_dir);
+  return read_model(field, "", nullptr);
+}
+
+}  // namespace rackscale::io

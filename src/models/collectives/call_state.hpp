@@ -1,0 +1,42 @@
+#pragma once
+// One member's part of one collective call, as a state machine: it sends its first messages when it
+// begins and advances on each delivery. Implementations: StepMachine (ring, chain broadcast,
+// halving-doubling, hierarchical, all-to-all) and TreeMachine (double binary tree).
+#include <cstdint>
+
+#include "models/network/device_lp.hpp"
+
+namespace rackscale::models::collectives {
+
+inline constexpr std::uint32_t kNoPeer = 0xFFFF'FFFFu;
+
+// Where a call state's messages go: the engine, which tags them with the call's key and, in analytical
+// fidelity, paces them.
+class Outbox {
+ public:
+  virtual ~Outbox() = default;
+  // `index` < 2^20 identifies the message within the call (the receiver decodes it); `channel` picks
+  // the flow, so ECMP spreads a call's channels over paths.
+  virtual void send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint32_t channel,
+                    std::uint32_t index) = 0;
+};
+
+class CallState {
+ public:
+  virtual ~CallState() = default;
+  CallState() = default;
+  CallState(const CallState&) = delete;
+  CallState& operator=(const CallState&) = delete;
+
+  virtual void begin(network::DeviceLp& device, Outbox& out) = 0;
+  virtual void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) = 0;
+  // Every expected message has arrived and every message of this member has been sent.
+  [[nodiscard]] virtual bool finished() const = 0;
+};
+
+// `total` bytes cut into `parts` nearly equal parts (the first total % parts one byte larger): part `i`.
+[[nodiscard]] constexpr std::uint64_t split(std::uint64_t total, std::uint64_t parts, std::uint64_t i) noexcept {
+  return total / parts + (i < total % parts ? 1 : 0);
+}
+
+}  // namespace rackscale::models::collectives

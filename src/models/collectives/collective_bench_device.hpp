@@ -1,0 +1,39 @@
+#pragma once
+// A device of an nccl-tests style benchmark run: at time 0 each of the first `devices` devices starts
+// one collective over all of them; its behaviour hands deliveries and timer events to its collective
+// engine and records when its part started and ended. The devices of one rank share the stats.
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "models/collectives/collective_engine.hpp"
+#include "models/network/device_lp.hpp"
+
+namespace rackscale::models::collectives {
+
+// Integer figures, so that ranks combine them exactly (min / max / sum) in any order.
+struct BenchStats {
+  pdes::SimTime first_start = pdes::kNever;
+  pdes::SimTime last_end = 0;
+  std::uint64_t completed = 0;  // members that finished
+  Algorithm algorithm = Algorithm::automatic;  // what ran (the same on every member)
+};
+
+class CollectiveBenchDevice final : public network::DeviceBehaviour {
+ public:
+  // `call` is the call as member 0 sees it; each member starts it with its own rank. Devices outside
+  // call.members take no part.
+  CollectiveBenchDevice(std::unique_ptr<CollectiveEngine> engine, const CollectiveCall& call, BenchStats& stats)
+      : engine_(std::move(engine)), call_(call), stats_(stats) {}
+
+  void start(network::DeviceLp& device) override;
+  void on_event(network::DeviceLp& device, const pdes::Event& event) override;
+  void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
+
+ private:
+  std::unique_ptr<CollectiveEngine> engine_;
+  const CollectiveCall& call_;
+  BenchStats& stats_;
+};
+
+}  // namespace rackscale::models::collectives

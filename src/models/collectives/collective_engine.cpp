@@ -1,0 +1,132 @@
+#include "models/collectives/collective_engine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "models/accelerator/message_tags.hpp"
+#include "models/collectives/collective_plan.hpp"
+#include "models/collectives/send_pacer.hpp"
+
+namespace rackscale::models::collectives {
+
+namespace {
+class Engine final : public CollectiveEngine, private Outbox {
+ public:
+  Engine(const network::ClusterSpec& cluster, const network::Topology& topology, const CollectiveOptions& options)
+      : cluster_(cluster), topology_(topology), options_(options) {}
+
+  void start(network::DeviceLp& device, const CollectiveCall& call, Completion done) override {
+    if (call.key >= accelerator::kCollectiveKeyLimit)
+      throw std::invalid_argument(fmt::format("collective: call key {} is not below 2^20", call.key));
+    if (call.members.empty() || call.rank >= call.members.size() || call.members[call.rank] != device.device())
+      throw std::invalid_argument(fmt::format("collective {}: device {} is not member {} of the call's {} members",
+                                              call.key, device.device(), call.rank, call.members.size()));
+    if (find(call.key) != nullptr)
+      throw std::invalid_argument(fmt::format("collective: device {} started call {} while a call with that key is "
+                                              "still running",
+                                              device.device(), call.key));
+    CallPlan plan = plan_call(cluster_, call, options_);
+    Active a;
+    a.record = {call.key, call.kind, plan.algorithm, call.bytes, static_cast<std::uint32_t>(call.members.size()),
+                device.time(), device.time()};
+    a.done = std::move(done);
+    a.state = std::move(plan.state);
+    if (!a.state) {  // nothing to exchange: an empty or one-member call
+      early_.erase(call.key);
+      a.done(a.record);
+      return;
+    }
+    const std::uint32_t key = call.key;
+    active_.push_back({key, std::make_unique<Active>(std::move(a))});
+    Active* const started = active_.back().second.get();
+    key_ = key;
+    started->state->begin(device, *this);
+    if (const auto early = early_.find(key); early != early_.end()) {
+      const std::vector<network::Delivery> waiting = std::move(early->second);
+      early_.erase(early);
+      for (const network::Delivery& d : waiting) {
+        key_ = key;
+        started->state->receive(device, *this, d.src_device, accelerator::collective_index(d.tag));
+      }
+    }
+    finish_if_done(device, key);
+  }
+
+  void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override {
+    const std::uint32_t key = accelerator::collective_key(delivery.tag);
+    Active* const a = find(key);
+    if (a == nullptr) {  // its call has not started here yet
+      early_[key].push_back(delivery);
+      return;
+    }
+    key_ = key;
+    a->state->receive(device, *this, delivery.src_device, accelerator::collective_index(delivery.tag));
+    finish_if_done(device, key);
+  }
+
+  void on_timer(network::DeviceLp& device, const pdes::Event& event) override { pacer().on_timer(device, event); }
+
+ private:
+  struct Active {
+    std::unique_ptr<CallState> state;
+    CallRecord record;
+    Completion done;
+  };
+
+  void send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint32_t channel,
+            std::uint32_t index) override {
+    const std::uint64_t tag = accelerator::collective_tag(key_, index);
+    // One flow per channel (and per call), so ECMP hashes channels onto different paths.
+    const std::uint64_t flow = (static_cast<std::uint64_t>(key_) << 32) | channel;
+    if (device.network().spec.fidelity == network::Fidelity::analytical)
+      pacer().send(device, dst_device, bytes, flow, tag);
+    else
+      device.send_message(dst_device, bytes, flow, tag);
+  }
+
+  void finish_if_done(network::DeviceLp& device, std::uint32_t key) {
+    const auto it = std::find_if(active_.begin(), active_.end(), [&](const auto& e) { return e.first == key; });
+    if (it == active_.end() || !it->second->state->finished()) return;
+    Active a = std::move(*it->second);
+    active_.erase(it);
+    a.record.end = device.time();
+    a.done(a.record);  // last: it may start this device's next call
+  }
+
+  SendPacer& pacer() {
+    if (!pacer_) pacer_ = std::make_unique<SendPacer>(topology_);
+    return *pacer_;
+  }
+
+  const network::ClusterSpec& cluster_;
+  const network::Topology& topology_;
+  CollectiveOptions options_;
+  [[nodiscard]] Active* find(std::uint32_t key) noexcept {
+    for (auto& [k, a] : active_)
+      if (k == key) return a.get();
+    return nullptr;
+  }
+
+  // A device has few calls in flight at once: a vector beats a hash map (and keeps them in start order).
+  std::vector<std::pair<std::uint32_t, std::unique_ptr<Active>>> active_;
+  std::unordered_map<std::uint32_t, std::vector<network::Delivery>> early_;
+  std::uint32_t key_ = 0;  // the call whose state is sending
+  std::unique_ptr<SendPacer> pacer_;
+};
+}  // namespace
+
+std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,
+                                                         const network::Topology& topology) {
+  return make_collective_engine(cluster, topology, CollectiveOptions{});
+}
+
+std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,
+                                                         const network::Topology& topology,
+                                                         const CollectiveOptions& options) {
+  return std::make_unique<Engine>(cluster, topology, options);
+}
+
+}  // namespace rackscale::models::collectives

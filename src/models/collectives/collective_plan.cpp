@@ -1,0 +1,143 @@
+#include "models/collectives/collective_plan.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "models/accelerator/message_tags.hpp"
+#include "models/collectives/all_to_all.hpp"
+#include "models/collectives/cost_model.hpp"
+#include "models/collectives/halving_doubling.hpp"
+#include "models/collectives/hierarchical.hpp"
+#include "models/collectives/ring.hpp"
+#include "models/collectives/step_machine.hpp"
+#include "models/collectives/tree.hpp"
+
+namespace rackscale::models::collectives {
+
+namespace {
+bool hierarchical_applies(const MemberLayout& layout) { return layout.per_domain > 1 && layout.domains > 1; }
+
+std::uint32_t pieces_for(const CollectiveOptions& options, std::uint64_t nominal_message_bytes) {
+  if (options.piece_bytes == 0) return 1;
+  const std::uint64_t wanted = (nominal_message_bytes + options.piece_bytes - 1) / options.piece_bytes;
+  return static_cast<std::uint32_t>(std::clamp<std::uint64_t>(wanted, 1, std::max(1u, options.max_pieces)));
+}
+
+// Shrinks pieces, then channels, until every message of the call has its own index below 2^20.
+void fit_index_space(std::uint64_t messages_per_piece_and_channel, std::uint32_t& channels, std::uint32_t& pieces,
+                     std::uint32_t members) {
+  const std::uint64_t limit = accelerator::kCollectiveIndexLimit;
+  if (messages_per_piece_and_channel >= limit)
+    throw std::invalid_argument(fmt::format("collective: a call over {} members needs {} message numbers, more than the "
+                                            "2^20 a call has; use a hierarchical or tree algorithm",
+                                            members, messages_per_piece_and_channel));
+  while (pieces > 1 && messages_per_piece_and_channel * channels * pieces >= limit) --pieces;
+  while (channels > 1 && messages_per_piece_and_channel * channels * pieces >= limit) --channels;
+}
+}  // namespace
+
+Algorithm resolve_algorithm(const network::ClusterSpec& cluster, const MemberLayout& layout, CollectiveKind kind,
+                            Algorithm requested, std::uint64_t bytes) {
+  if (requested == Algorithm::nvls)
+    throw std::invalid_argument(
+        "collective: algorithm nvls (NVLink SHARP) reduces inside the NVSwitch, and the network model has no "
+        "in-switch reduction; use ring, tree, halving_doubling, hierarchical or automatic");
+  switch (kind) {
+    case CollectiveKind::broadcast:
+    case CollectiveKind::all_to_all:
+      return Algorithm::ring;
+    case CollectiveKind::reduce_scatter:
+    case CollectiveKind::all_gather:
+      return requested == Algorithm::halving_doubling && is_power_of_two(layout.members) ? Algorithm::halving_doubling
+                                                                                          : Algorithm::ring;
+    case CollectiveKind::all_reduce:
+      break;
+  }
+  if (requested == Algorithm::automatic)
+    return select_algorithm(kind, bytes, fabric_figures(cluster, layout)).algorithm;
+  if (requested == Algorithm::hierarchical && !hierarchical_applies(layout)) return Algorithm::ring;
+  return requested;
+}
+
+CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& call, const CollectiveOptions& options) {
+  const MemberLayout layout = analyse_members(cluster, call.members);
+  CallPlan plan;
+  plan.algorithm = resolve_algorithm(cluster, layout, call.kind, call.algorithm, call.bytes);
+  const std::uint32_t p = layout.members;
+  if (call.bytes == 0 || p <= 1) return plan;
+  if (call.kind == CollectiveKind::broadcast && call.root >= p)
+    throw std::invalid_argument(fmt::format("collective {}: broadcast root {} is not among the {} members", call.key,
+                                            call.root, p));
+
+  // Channels: across domains one per member of a domain, so each ring or tree pair leaves every domain
+  // through a different device's NIC; inside one domain one, since every channel would share the
+  // device's single scale-up port anyway. Algorithms that already use every NIC (halving-doubling,
+  // hierarchical) need only enough flows for ECMP to spread; all-to-all spreads over its peers.
+  const bool spanning = layout.distinct_domains > 1;
+  const std::uint32_t rails = spanning ? std::clamp(layout.per_domain, kMinSpanningChannels, kMaxChannels) : 1;
+  const std::uint32_t few = spanning ? kMinSpanningChannels : 1;
+  const auto channels = [&](std::uint32_t by_default) { return options.channels ? options.channels : by_default; };
+  const std::span<const std::uint32_t> members(call.members);
+  const std::uint64_t S = call.bytes;
+
+  if (call.kind == CollectiveKind::all_to_all) {
+    plan.channels = channels(1);
+    fit_index_space(p - 1, plan.channels, plan.pieces, p);
+    plan.state = std::make_unique<StepMachine>(make_all_to_all_plan(members, call.rank), S, plan.channels, 1);
+    return plan;
+  }
+  if (call.kind == CollectiveKind::broadcast) {
+    plan.channels = channels(rails);
+    plan.pieces = pieces_for(options, S / plan.channels);
+    fit_index_space(1, plan.channels, plan.pieces, p);
+    plan.state = std::make_unique<StepMachine>(make_chain_broadcast_plan(layout, members, call.rank, call.root,
+                                                                         plan.channels),
+                                               S, plan.channels, plan.pieces);
+    return plan;
+  }
+  switch (plan.algorithm) {
+    case Algorithm::tree: {
+      // Two trees, each with `pairs` channels: tree channels come in pairs (A and B).
+      const std::uint32_t pairs = options.channels ? options.channels : (spanning ? rails : 1);
+      std::uint32_t tree_channels = 2 * pairs;
+      plan.pieces = pieces_for(options, S / tree_channels);
+      fit_index_space(2, tree_channels, plan.pieces, p);
+      tree_channels = std::max(2u, tree_channels - tree_channels % 2);
+      plan.channels = tree_channels;
+      plan.state = std::make_unique<TreeMachine>(collectives::tree_channels(layout, members, call.rank, tree_channels), S,
+                                                 plan.pieces);
+      return plan;
+    }
+    case Algorithm::halving_doubling: {
+      // No pipelining: every step is a direct exchange that already uses the full bandwidth (pieces
+      // would only overlap one latency per step), and message sizes halve from step to step.
+      plan.channels = channels(few);
+      auto steps = make_halving_doubling_plan(call.kind, members, call.rank);
+      fit_index_space(steps->steps(), plan.channels, plan.pieces, p);
+      plan.state = std::make_unique<StepMachine>(std::move(steps), S, plan.channels, plan.pieces);
+      return plan;
+    }
+    case Algorithm::hierarchical: {
+      plan.channels = channels(few);
+      plan.pieces = pieces_for(options, S / plan.channels / layout.per_domain);
+      fit_index_space(2 * (layout.per_domain - 1) + 2 * (layout.domains - 1), plan.channels, plan.pieces, p);
+      const std::uint32_t inter = std::min(plan.pieces, pieces_for(options, S / plan.channels / p));
+      auto steps = make_hierarchical_plan(layout, members, call.rank, inter);
+      plan.state = std::make_unique<StepMachine>(std::move(steps), S, plan.channels, plan.pieces);
+      return plan;
+    }
+    default: {
+      plan.channels = channels(rails);
+      plan.pieces = pieces_for(options, S / plan.channels / p);
+      const std::uint32_t steps = call.kind == CollectiveKind::all_reduce ? 2 * (p - 1) : p - 1;
+      fit_index_space(steps, plan.channels, plan.pieces, p);
+      plan.state = std::make_unique<StepMachine>(make_ring_plan(call.kind, layout, members, call.rank, plan.channels), S,
+                                                 plan.channels, plan.pieces);
+      return plan;
+    }
+  }
+}
+
+}  // namespace rackscale::models::collectives

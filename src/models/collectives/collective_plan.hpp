@@ -1,0 +1,40 @@
+#pragma once
+// From a call to this member's state machine: which algorithm runs (the requested one, NCCL's choice
+// for `automatic`, or a documented fallback), over how many channels and pipeline pieces.
+//
+// Fallbacks (the CallRecord says what ran): broadcast and all-to-all have one algorithm each (the ring
+// chain; the staggered pairwise exchange, recorded as `ring`); tree and hierarchical are all-reduce
+// only and run as ring otherwise; halving-doubling reduce-scatter / all-gather need a power-of-two
+// member count (ring otherwise); hierarchical needs a regular layout over several domains with several
+// members each (ring otherwise). NVLS is refused: it reduces inside the NVSwitch, and the network model
+// has no in-switch reduction (messages are device to device).
+#include <cstdint>
+#include <memory>
+
+#include "models/collectives/call_state.hpp"
+#include "models/collectives/collective_engine.hpp"
+#include "models/collectives/member_layout.hpp"
+
+namespace rackscale::models::collectives {
+
+// Channel counts by default (CollectiveOptions::channels == 0), and why:
+inline constexpr std::uint32_t kMaxChannels = 64;       // NCCL's MAXCHANNELS
+inline constexpr std::uint32_t kMinSpanningChannels = 2;  // across domains: at least two flows for ECMP
+
+struct CallPlan {
+  Algorithm algorithm = Algorithm::ring;
+  std::uint32_t channels = 1;
+  std::uint32_t pieces = 1;
+  std::unique_ptr<CallState> state;  // null: nothing to exchange (0 bytes or one member)
+};
+
+// Throws std::invalid_argument for NVLS and for calls too large to number (more than 2^20 messages per
+// call even without channels or pipelining).
+[[nodiscard]] CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& call,
+                                 const CollectiveOptions& options);
+
+// The algorithm that runs for `requested` (never automatic or nvls).
+[[nodiscard]] Algorithm resolve_algorithm(const network::ClusterSpec& cluster, const MemberLayout& layout,
+                                          CollectiveKind kind, Algorithm requested, std::uint64_t bytes);
+
+}  // namespace rackscale::models::collectives

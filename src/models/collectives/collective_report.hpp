@@ -1,0 +1,54 @@
+#pragma once
+// The figures of an nccl-tests style collective sweep (app/collective_run fills it, io/collective_summary
+// shows it).
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/accelerator/program.hpp"
+#include "models/network/partition_report.hpp"
+#include "pdes/time.hpp"
+
+namespace rackscale::models::collectives {
+
+struct CollectivePoint {
+  std::uint64_t bytes = 0;
+  pdes::SimTime time = 0;        // first member's start to last member's end
+  double algbw = 0;              // bytes / time, bytes/s
+  double busbw = 0;              // algbw x the nccl-tests factor of the op
+  accelerator::Algorithm algorithm = accelerator::Algorithm::ring;  // what ran
+  std::uint32_t channels = 0;
+  std::uint32_t pieces = 0;
+  double predicted_seconds = 0;  // NCCL's model for what ran (its best protocol); 0 for non-NCCL algorithms
+  std::uint64_t events = 0;      // engine events of this size's run, all ranks
+  double wall_seconds = 0;       // this size's run (engine built, run, reduced), slowest rank
+};
+
+struct CollectiveReport {
+  accelerator::CollectiveKind op = accelerator::CollectiveKind::all_reduce;
+  accelerator::Algorithm requested = accelerator::Algorithm::automatic;
+  std::uint32_t devices = 0;     // members
+  std::string topology;
+  std::uint64_t cluster_devices = 0;
+  std::uint64_t switches = 0;
+  network::PartitionReport partition;
+  std::vector<CollectivePoint> results;
+  double setup_seconds = 0;
+  double run_seconds = 0;        // all sizes, slowest rank
+};
+
+// nccl-tests' bus bandwidth factor (doc/PERFORMANCE.md): all_reduce 2 (n - 1) / n; reduce_scatter,
+// all_gather and all_to_all (n - 1) / n; broadcast 1.
+[[nodiscard]] constexpr double bus_bandwidth_factor(accelerator::CollectiveKind op, std::uint32_t n) noexcept {
+  const double ratio = n > 0 ? static_cast<double>(n - 1) / static_cast<double>(n) : 0.0;
+  switch (op) {
+    case accelerator::CollectiveKind::all_reduce: return 2.0 * ratio;
+    case accelerator::CollectiveKind::broadcast: return 1.0;
+    case accelerator::CollectiveKind::reduce_scatter:
+    case accelerator::CollectiveKind::all_gather:
+    case accelerator::CollectiveKind::all_to_all: return ratio;
+  }
+  return 1.0;
+}
+
+}  // namespace rackscale::models::collectives

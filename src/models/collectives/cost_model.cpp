@@ -1,0 +1,105 @@
+#include "models/collectives/cost_model.hpp"
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <limits>
+
+namespace rackscale::models::collectives {
+
+namespace {
+using accelerator::Algorithm;
+using accelerator::CollectiveKind;
+
+// Microseconds, protocol order LL, LL128, Simple (shared/reference/collectives.md, from tuning.cc).
+constexpr std::array<double, 3> kTreeBase{6.8, 14.0, 8.4};
+constexpr std::array<double, 3> kRingBase{6.6, 14.0, 8.4};
+constexpr std::array<double, 3> kTreeNvlink{0.6, 1.25, 4.0};
+constexpr std::array<double, 3> kRingNvlink{0.6, 1.9, 3.4};
+constexpr std::array<double, 3> kTreePci{1.0, 1.9, 4.0};
+constexpr std::array<double, 3> kRingPci{1.0, 2.5, 5.7};
+constexpr std::array<double, 3> kTreeNet{5.0, 8.5, 14.0};
+constexpr std::array<double, 3> kRingNet{2.7, 4.0, 14.0};
+constexpr double kRingSimpleMultiDomainFactor = 1.4;  // multi-node ring Simple all-reduce, sm80 and newer
+constexpr double kTreeBandwidthFactor = 0.92;
+
+constexpr std::array<Protocol, 3> kProtocols{Protocol::ll, Protocol::ll128, Protocol::simple};
+
+double predict_seconds(CollectiveKind kind, Algorithm algorithm, Protocol protocol, std::uint64_t bytes,
+                       const FabricFigures& f) {
+  const auto pi = static_cast<std::size_t>(protocol);
+  const double n = f.ranks, domains = f.domains;
+  double latency_us = 0, algbw = 0;  // bytes/s
+  if (algorithm == Algorithm::tree) {
+    const double intra = (f.scale_up ? kTreeNvlink : kTreePci)[pi];
+    latency_us = kTreeBase[pi] + 2.0 * ((f.ranks_per_domain - 1.0) * intra +
+                                        static_cast<double>(std::bit_width(f.domains) - 1) /* floor(log2) */ *
+                                            kTreeNet[pi]);
+    double busbw = f.bus_bandwidth * kTreeBandwidthFactor;
+    if (protocol == Protocol::ll) busbw /= 3.8;
+    if (protocol == Protocol::ll128) busbw *= f.domains == 1 ? 7.0 / 9.0 : 120.0 / 128.0;
+    algbw = busbw / 2.0;
+  } else {
+    double nsteps = n - 1, inter_steps = domains - 1;
+    if (kind == CollectiveKind::all_reduce) {
+      nsteps = 2 * (n - 1);
+      inter_steps = 2 * (domains - 1);
+    }
+    const double intra = (f.scale_up ? kRingNvlink : kRingPci)[pi];
+    latency_us = kRingBase[pi] + (nsteps - inter_steps) * intra + inter_steps * kRingNet[pi];
+    if (protocol == Protocol::simple && kind == CollectiveKind::all_reduce && f.domains > 1)
+      latency_us *= kRingSimpleMultiDomainFactor;
+    double busbw = f.bus_bandwidth;
+    if (protocol == Protocol::ll)
+      busbw /= (f.domains > 1 || kind == CollectiveKind::all_reduce) ? 4.0 : 3.0;
+    if (protocol == Protocol::ll128) busbw *= 0.92;
+    algbw = busbw * n / std::max(nsteps, 1.0);
+  }
+  return latency_us * 1e-6 + static_cast<double>(bytes) / algbw;
+}
+}  // namespace
+
+FabricFigures fabric_figures(const network::ClusterSpec& cluster, const MemberLayout& layout) {
+  FabricFigures f;
+  f.ranks = layout.members;
+  f.domains = std::max<std::uint32_t>(1, layout.distinct_domains);
+  f.ranks_per_domain = std::max<std::uint32_t>(1, layout.members / f.domains);
+  f.scale_up = cluster.scale_up.kind != network::ScaleUpKind::none && cluster.scale_up.domain_devices > 1;
+  double nic = cluster.nic.bandwidth;
+  if (cluster.scale_out.kind == network::ScaleOutKind::torus3d) nic = cluster.scale_out.torus.link_bandwidth;
+  if (cluster.scale_out.switch_spec.port_bandwidth > 0) nic = std::min(nic, cluster.scale_out.switch_spec.port_bandwidth);
+  if (f.domains == 1 && f.scale_up)
+    f.bus_bandwidth = cluster.scale_up.bandwidth;
+  else if (f.scale_up)
+    f.bus_bandwidth = std::min(cluster.scale_up.bandwidth, f.ranks_per_domain * nic);
+  else
+    f.bus_bandwidth = nic;
+  return f;
+}
+
+Prediction predict(CollectiveKind kind, Algorithm algorithm, std::uint64_t bytes, const FabricFigures& figures) {
+  Prediction best{algorithm, Protocol::simple, std::numeric_limits<double>::infinity()};
+  for (const Protocol p : kProtocols) {
+    const double t = predict_seconds(kind, algorithm, p, bytes, figures);
+    if (t < best.seconds) best = {algorithm, p, t};
+  }
+  return best;
+}
+
+Prediction select_algorithm(CollectiveKind kind, std::uint64_t bytes, const FabricFigures& figures) {
+  const Prediction ring = predict(kind, Algorithm::ring, bytes, figures);
+  if (kind != CollectiveKind::all_reduce || figures.ranks < 2) return ring;
+  const Prediction tree = predict(kind, Algorithm::tree, bytes, figures);
+  return tree.seconds < ring.seconds ? tree : ring;
+}
+
+std::string_view protocol_name(Protocol protocol) noexcept {
+  switch (protocol) {
+    case Protocol::ll: return "LL";
+    case Protocol::ll128: return "LL128";
+    case Protocol::simple: return "Simple";
+  }
+  return "?";
+}
+
+}  // namespace rackscale::models::collectives

@@ -1,0 +1,51 @@
+#pragma once
+// NCCL's cost model (NVIDIA/nccl src/graph/tuning.cc, v2.30; constants in shared/reference/collectives.md
+// and docs/models.md "Collectives"), used to choose an algorithm as NCCL does: predict the time of each
+// algorithm under each protocol (LL, LL128, Simple) and take the fastest. The simulation itself does
+// not model protocols; they only matter here, for the choice.
+//
+//   time = latency + bytes / algorithm bandwidth
+//   ring:  latency = base + (nsteps - nInterSteps) intra + nInterSteps inter   (x 1.4 multi-node Simple
+//          all-reduce); algbw = busbw * n / nsteps; busbw = B (LL / 4, LL128 * 0.92)
+//   tree:  latency = base + 2 ((ranks per domain - 1) intra + floor(log2 domains) inter);
+//          algbw = busbw / 2; busbw = 0.92 B (LL / 3.8, LL128 * 7/9 in one domain, 120/128 across)
+//   B: inside one domain the scale-up bandwidth per device; across domains min(scale-up, L x NIC), the
+//   L NICs of a domain's L members working in parallel (channels on distinct rails).
+#include <cstdint>
+#include <string_view>
+
+#include "models/accelerator/program.hpp"
+#include "models/collectives/member_layout.hpp"
+#include "models/network/cluster_spec.hpp"
+
+namespace rackscale::models::collectives {
+
+enum class Protocol : std::uint8_t { ll, ll128, simple };
+
+// What the model needs to know of a call's members and fabric.
+struct FabricFigures {
+  std::uint32_t ranks = 0;
+  std::uint32_t domains = 1;           // NCCL's nNodes: scale-up domains spanned
+  std::uint32_t ranks_per_domain = 1;  // NCCL's ppn
+  bool scale_up = false;               // intra-domain hops on NVLink (else PCI figures)
+  double bus_bandwidth = 0;            // B above, bytes/s
+};
+
+[[nodiscard]] FabricFigures fabric_figures(const network::ClusterSpec& cluster, const MemberLayout& layout);
+
+struct Prediction {
+  accelerator::Algorithm algorithm = accelerator::Algorithm::ring;
+  Protocol protocol = Protocol::simple;
+  double seconds = 0;
+};
+
+// The best protocol's prediction for one algorithm (ring or tree; tree only for all_reduce).
+[[nodiscard]] Prediction predict(accelerator::CollectiveKind kind, accelerator::Algorithm algorithm,
+                                 std::uint64_t bytes, const FabricFigures& figures);
+// NCCL's choice: the faster of ring and tree for all_reduce; ring for every other collective.
+[[nodiscard]] Prediction select_algorithm(accelerator::CollectiveKind kind, std::uint64_t bytes,
+                                          const FabricFigures& figures);
+
+[[nodiscard]] std::string_view protocol_name(Protocol protocol) noexcept;
+
+}  // namespace rackscale::models::collectives

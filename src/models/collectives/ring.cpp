@@ -1,0 +1,99 @@
+#include "models/collectives/ring.hpp"
+
+namespace rackscale::models::collectives {
+
+namespace {
+struct RingNeighbours {
+  std::uint32_t position = 0;
+  std::uint32_t next = kNoPeer;  // devices
+  std::uint32_t previous = kNoPeer;
+};
+
+std::vector<RingNeighbours> ring_neighbours(const MemberLayout& layout, std::span<const std::uint32_t> members,
+                                           std::uint32_t rank, std::uint32_t channels) {
+  const std::uint32_t p = layout.members;
+  std::vector<RingNeighbours> rings(channels);
+  for (std::uint32_t c = 0; c < channels; ++c) {
+    const std::uint32_t q = layout.ring_position(rank, c);
+    rings[c].position = q;
+    rings[c].next = members[layout.ring_member((q + 1) % p, c)];
+    rings[c].previous = members[layout.ring_member((q + p - 1) % p, c)];
+  }
+  return rings;
+}
+
+class RingPlan final : public StepPlan {
+ public:
+  RingPlan(accelerator::CollectiveKind kind, std::uint32_t p, std::vector<RingNeighbours> rings)
+      : kind_(kind), p_(p), rings_(std::move(rings)) {}
+
+  [[nodiscard]] std::uint32_t steps() const override {
+    return kind_ == accelerator::CollectiveKind::all_reduce ? 2 * (p_ - 1) : p_ - 1;
+  }
+
+  [[nodiscard]] Step step(std::uint32_t s, std::uint32_t channel, std::uint64_t data) const override {
+    const RingNeighbours& ring = rings_[channel];
+    const std::uint32_t q = ring.position;
+    std::uint32_t segment = 0;
+    const bool gather = kind_ == accelerator::CollectiveKind::all_gather ||
+                        (kind_ == accelerator::CollectiveKind::all_reduce && s >= p_ - 1);
+    if (!gather) {
+      segment = (q + p_ - s % p_) % p_;
+    } else {
+      const std::uint32_t j = kind_ == accelerator::CollectiveKind::all_gather ? s : s - (p_ - 1);
+      segment = (q + 1 + p_ - j % p_) % p_;
+    }
+    Step st;
+    st.send_to = ring.next;
+    st.recv_from = ring.previous;
+    st.send_bytes = split(data, p_, segment);
+    st.dependency = s == 0 ? Dependency::none : Dependency::previous_piece;
+    return st;
+  }
+
+ private:
+  accelerator::CollectiveKind kind_;
+  std::uint32_t p_;
+  std::vector<RingNeighbours> rings_;
+};
+
+class ChainPlan final : public StepPlan {
+ public:
+  explicit ChainPlan(std::vector<RingNeighbours> chains) : chains_(std::move(chains)) {}
+  [[nodiscard]] std::uint32_t steps() const override { return 1; }
+  [[nodiscard]] Step step(std::uint32_t, std::uint32_t channel, std::uint64_t data) const override {
+    Step st;
+    st.send_to = chains_[channel].next;
+    st.recv_from = chains_[channel].previous;
+    st.send_bytes = data;
+    st.dependency = Dependency::same_piece;
+    return st;
+  }
+
+ private:
+  std::vector<RingNeighbours> chains_;  // previous / next are kNoPeer at the chain's ends
+};
+}  // namespace
+
+std::unique_ptr<StepPlan> make_ring_plan(accelerator::CollectiveKind kind, const MemberLayout& layout,
+                                         std::span<const std::uint32_t> members, std::uint32_t rank,
+                                         std::uint32_t channels) {
+  return std::make_unique<RingPlan>(kind, layout.members, ring_neighbours(layout, members, rank, channels));
+}
+
+std::unique_ptr<StepPlan> make_chain_broadcast_plan(const MemberLayout& layout, std::span<const std::uint32_t> members,
+                                                    std::uint32_t rank, std::uint32_t root, std::uint32_t channels) {
+  const std::uint32_t p = layout.members;
+  std::vector<RingNeighbours> chains(channels);
+  for (std::uint32_t c = 0; c < channels; ++c) {
+    // Positions along the chain count from the root's place in this channel's ring.
+    const std::uint32_t start = layout.ring_position(root, c);
+    const std::uint32_t q = (layout.ring_position(rank, c) + p - start) % p;
+    chains[c].position = q;
+    if (q + 1 < p) chains[c].next = members[layout.ring_member((start + q + 1) % p, c)];
+    if (q > 0) chains[c].previous = members[layout.ring_member((start + q - 1) % p, c)];
+  }
+  return std::make_unique<ChainPlan>(std::move(chains));
+}
+
+}  // namespace rackscale::models::collectives

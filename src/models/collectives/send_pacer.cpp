@@ -1,0 +1,59 @@
+#include "models/collectives/send_pacer.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "models/collectives/collective_engine.hpp"
+#include "models/network/output_port.hpp"
+
+namespace rackscale::models::collectives {
+
+const SendPacer::Route& SendPacer::route(network::DeviceLp& device, std::uint32_t dst_device) {
+  Route& slot = routes_[(dst_device * 0x9E37'79B9u >> 16) % routes_.size()];
+  if (slot.dst == dst_device) return slot;
+  const network::NodeId src = device.node();
+  const network::NodeId dst = topology_.devices[dst_device];
+  network::RouteTag tag = topology_.router->start(src, dst, 0, 0);
+  slot = {dst_device, topology_.router->next_port(src, dst, tag), std::numeric_limits<double>::infinity()};
+  network::NodeId at = src;
+  network::PortIndex port = slot.port;
+  for (std::size_t hops = 0; at != dst && hops <= topology_.nodes.size(); ++hops) {
+    if (hops > 0) port = topology_.router->next_port(at, dst, tag);
+    const network::Port& p = topology_.port(at, port);
+    slot.bandwidth = std::min(slot.bandwidth, p.bandwidth);
+    at = p.peer;
+  }
+  return slot;
+}
+
+void SendPacer::send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow,
+                     std::uint64_t tag) {
+  if (dst_device == device.device()) {  // a message to oneself uses no port
+    device.send_message(dst_device, bytes, flow, tag);
+    return;
+  }
+  const Route& r = route(device, dst_device);
+  if (ports_.empty()) ports_.resize(topology_.nodes[device.node()].port_count);
+  Port& port = ports_[r.port];
+  const pdes::SimTime hold = network::serialization_time(bytes, r.bandwidth);
+  const pdes::SimTime now = device.time();
+  if (port.queue.empty() && port.free_at <= now) {
+    port.free_at = now + hold;
+    device.send_message(dst_device, bytes, flow, tag);
+    return;
+  }
+  if (port.queue.empty()) device.schedule(port.free_at - now, kCollectiveTimerKind, {r.port, 0, 0, 0});
+  port.queue.push_back({dst_device, bytes, flow, tag, hold});
+}
+
+void SendPacer::on_timer(network::DeviceLp& device, const pdes::Event& event) {
+  Port& port = ports_[event.payload[0]];
+  const Pending next = port.queue.front();
+  port.queue.pop_front();
+  const pdes::SimTime now = device.time();
+  port.free_at = now + next.hold;
+  device.send_message(next.dst, next.bytes, next.flow, next.tag);
+  if (!port.queue.empty()) device.schedule(next.hold, kCollectiveTimerKind, event.payload);
+}
+
+}  // namespace rackscale::models::collectives

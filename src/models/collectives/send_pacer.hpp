@@ -1,0 +1,55 @@
+#pragma once
+// Analytical fidelity carries each message in one event, T = sum of latencies + S / min bandwidth,
+// with no port queues: messages a device posts together would all travel at full rate at once, so a
+// call split into channels or pipeline pieces would look C or P times faster than it is. The pacer
+// restores the sender's side of the port: per output port of the device, messages leave one after
+// another, each holding the port for S / (its path's bottleneck bandwidth), as the per-byte gap G of
+// the LogGP model. A message that finds its port busy waits in a FIFO for a timer event
+// (kCollectiveTimerKind). Receivers are not paced: incast still goes uncounted in this fidelity.
+//
+// With one message in flight per port (one channel, no pipelining, one peer per step) nothing ever
+// waits, and times are the plain alpha-beta ones.
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "models/network/device_lp.hpp"
+#include "models/network/topology.hpp"
+
+namespace rackscale::models::collectives {
+
+class SendPacer {
+ public:
+  explicit SendPacer(const network::Topology& topology) : topology_(topology) {}
+
+  void send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow,
+            std::uint64_t tag);
+  void on_timer(network::DeviceLp& device, const pdes::Event& event);
+
+ private:
+  struct Pending {
+    std::uint32_t dst = 0;
+    std::uint64_t bytes = 0, flow = 0, tag = 0;
+    pdes::SimTime hold = 0;  // time it occupies the port
+  };
+  struct Port {
+    pdes::SimTime free_at = 0;
+    std::deque<Pending> queue;
+  };
+  // Per destination, not per flow: the first port and the bottleneck bandwidth are the same on every
+  // equal-cost path of the topologies built here (a device has one NIC; parallel paths are made of the
+  // same link classes), so the route of flow 0 stands for all.
+  struct Route {
+    std::uint32_t dst = 0xFFFF'FFFFu;
+    network::PortIndex port = 0;
+    double bandwidth = 0;
+  };
+  [[nodiscard]] const Route& route(network::DeviceLp& device, std::uint32_t dst_device);
+
+  const network::Topology& topology_;
+  std::vector<Port> ports_;
+  std::array<Route, 32> routes_{};  // direct-mapped cache: a device talks to few peers (a tree: about 8)
+};
+
+}  // namespace rackscale::models::collectives

@@ -1,0 +1,131 @@
+#include "models/collectives/step_machine.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+namespace rackscale::models::collectives {
+
+StepMachine::StepMachine(std::unique_ptr<StepPlan> plan, std::uint64_t bytes, std::uint32_t channels,
+                         std::uint32_t pieces)
+    : plan_(std::move(plan)),
+      bytes_(bytes),
+      channels_(channels),
+      pieces_(pieces),
+      steps_(plan_->steps()),
+      pieces_state_(static_cast<std::size_t>(channels) * pieces),
+      at_barrier_(channels),
+      unfinished_(channels * pieces) {}
+
+void StepMachine::begin(network::DeviceLp& device, Outbox& out) {
+  for (std::uint32_t c = 0; c < channels_; ++c)
+    for (std::uint32_t k = 0; k < pieces_; ++k) {
+      advance_arrivals(c, k);
+      try_send(device, out, c, k);
+      update_done(c, k);
+    }
+  for (std::uint32_t c = 0; c < channels_; ++c) release_barrier(device, out, c);
+}
+
+void StepMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) {
+  const std::uint32_t per_step = channels_ * pieces_;
+  const std::uint32_t s = index / per_step;
+  const std::uint32_t c = index / pieces_ % channels_;
+  const std::uint32_t k = index % pieces_;
+  if (s >= steps_)
+    throw std::logic_error(fmt::format("collective: device {} got message {} (step {}) from device {}, but the call "
+                                       "has {} steps",
+                                       device.device(), index, s, src_device, steps_));
+  Piece& p = piece(c, k);
+  if (s < p.arrived || !early_.insert(index).second)
+    throw std::logic_error(fmt::format("collective: device {} got message {} from device {} twice", device.device(),
+                                       index, src_device));
+  advance_arrivals(c, k);
+  try_send(device, out, c, k);
+  update_done(c, k);
+  release_barrier(device, out, c);
+}
+
+// A phase boundary waits for every piece of the step before: an arrival may release the pieces waiting.
+void StepMachine::release_barrier(network::DeviceLp& device, Outbox& out, std::uint32_t channel) {
+  std::vector<std::uint32_t>& waiting = at_barrier_[channel];
+  if (waiting.empty()) return;
+  const std::uint32_t least = min_arrived(channel);
+  std::vector<std::uint32_t> still;
+  const std::vector<std::uint32_t> candidates = std::move(waiting);
+  waiting.clear();
+  for (const std::uint32_t k : candidates) {
+    Piece& p = piece(channel, k);
+    if (least < p.next_send) {
+      still.push_back(k);
+      continue;
+    }
+    p.at_barrier = false;
+    try_send(device, out, channel, k);
+    update_done(channel, k);
+  }
+  waiting.insert(waiting.end(), still.begin(), still.end());
+}
+
+void StepMachine::advance_arrivals(std::uint32_t channel, std::uint32_t k) {
+  Piece& p = piece(channel, k);
+  const std::uint64_t data = channel_bytes(channel);
+  while (p.arrived < steps_) {
+    const Step st = plan_->step(p.arrived, channel, data);
+    if (!takes_part(st, k)) {
+      p.arrived = std::max(p.arrived + 1, std::min(st.resume_at, steps_));
+      continue;
+    }
+    if (st.recv_from != kNoPeer && early_.erase(index(p.arrived, channel, k)) == 0) break;
+    ++p.arrived;
+  }
+}
+
+std::uint32_t StepMachine::min_arrived(std::uint32_t channel) const noexcept {
+  std::uint32_t least = steps_;
+  for (std::uint32_t k = 0; k < pieces_; ++k) least = std::min(least, pieces_state_[channel * pieces_ + k].arrived);
+  return least;
+}
+
+void StepMachine::try_send(network::DeviceLp& device, Outbox& out, std::uint32_t channel, std::uint32_t k) {
+  Piece& p = piece(channel, k);
+  const std::uint64_t data = channel_bytes(channel);
+  while (p.next_send < steps_) {
+    const std::uint32_t s = p.next_send;
+    const Step st = plan_->step(s, channel, data);
+    if (!takes_part(st, k)) {
+      p.next_send = std::max(s + 1, std::min(st.resume_at, steps_));
+      continue;
+    }
+    if (st.send_to != kNoPeer) {
+      bool ready = true;
+      switch (st.dependency) {
+        case Dependency::none: break;
+        case Dependency::previous_piece: ready = p.arrived >= s; break;
+        case Dependency::same_piece: ready = p.arrived > s; break;
+        case Dependency::previous_all: ready = min_arrived(channel) >= s; break;
+      }
+      if (!ready) {
+        if (st.dependency == Dependency::previous_all && !p.at_barrier) {
+          p.at_barrier = true;
+          at_barrier_[channel].push_back(k);
+        }
+        return;
+      }
+      out.send(device, st.send_to, split(st.send_bytes, st.pieces ? st.pieces : pieces_, k), channel,
+               index(s, channel, k));
+    }
+    ++p.next_send;
+  }
+}
+
+void StepMachine::update_done(std::uint32_t channel, std::uint32_t k) {
+  Piece& p = piece(channel, k);
+  if (!p.done && p.next_send == steps_ && p.arrived == steps_) {
+    p.done = true;
+    --unfinished_;
+  }
+}
+
+}  // namespace rackscale::models::collectives

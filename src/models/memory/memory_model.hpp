@@ -1,0 +1,77 @@
+#pragma once
+// How much accelerator memory each pipeline stage of a training job needs at its peak.
+//
+// Model state, per parameter of the device's shard (model_parameters.hpp), mixed-precision Adam as in
+// the ZeRO paper (Rajbhandari et al. 2020, "16 Psi"): bf16 weights 2 bytes, bf16 gradients 2 bytes,
+// optimizer states 12 bytes (fp32 master weights, Adam m and v). (Megatron-LM accumulates gradients in
+// fp32 by default with bf16, 4 bytes; we follow the brief's bf16.) ZeRO shards them over the
+// replicas: dense parameters over the DP x CP group, expert parameters over the expert-data group:
+//   stage 0: nothing sharded; 1: optimizer states; 2: + gradients; 3: + weights.
+// ZeRO-2 also holds 2 reduction buckets of full gradients; ZeRO-3 holds the gathered weights and the
+// unreduced gradients of 2 units (the layer being computed and the next or previous one, prefetch).
+//
+// Activations per layer and micro-batch (Korthikanti et al. 2022, "Reducing Activation Recomputation
+// in Large Transformer Models", Sec. 4), generalised from GPT to grouped-query attention, SwiGLU and
+// MoE by counting the same tensors. Per token of the device's N = b s / C tokens:
+//   replicated over TP (divided by T with sequence parallelism): QKV input 2h, attention dropout mask h,
+//     MLP input 2h, MLP dropout mask h, the two norms' inputs 4h: 10h
+//   sharded over TP: Q 2 a_t d, K and V 4 g_t d, projection input 2 a_t d, softmax output, dropout mask
+//     and dropout output 5 a_t s_kv (s_kv = s, every key), MLP activation input 2 f_in_t and output
+//     2 f_t; MoE: per routed copy (top_k x capacity) the same two for an expert, plus the shared experts
+//   gathered (MoE with TP): the dispatched tokens after the TP all-gather, 2h per copy
+// For GPT (4h MLP, MHA) that is s b h (34 + 5 a s / h) / t with SP, s b h (10 + 24/t + 5 a s/(h t))
+// without. Recompute selective drops the 5 a_t s_kv term (34 s b h / t); full keeps each layer's
+// input only (2 s b h, / t with SP) plus one layer's full activations while it is recomputed.
+// The 5 a s term is Korthikanti et al.'s unfused attention (softmax and dropout of the score matrix kept
+// for the backward). Fused (flash) attention, which the compute costs assume (layer_costs.hpp), keeps
+// none of it: with it, recompute none needs about what selective needs here. We keep the paper's
+// formula, the documented reference; choose `selective` to model flash attention's memory.
+// A stage holds as many (chunk, micro-batch) activations as its schedule has forwards whose backward
+// has not run, at the worst moment: min(P - s, m) chunks for 1F1B, (1 + (P - 1)/(P V)) x P chunks on
+// the first stage of the interleaved schedule (both found by walking pipeline_schedule()).
+// Embedding: its dropout mask, N h (/ T with SP) bytes per in-flight chunk 0. Output layer: the final
+// norm's and the logits GEMM's inputs 4 N h (/ T with SP) and fp32 logits 4 N V / T per in-flight last
+// chunk (Korthikanti et al.'s 4 s b h / t (1 + v / h)).
+//
+// Communication buffers: 64 MiB per communicator the device uses (tensor, context, data, expert,
+// expert-data groups of more than one device, and one for pipeline point-to-point): a documented
+// default for NCCL's per-channel buffers (NCCL_BUFFSIZE 4 MiB x up to 16 channels). Not modelled: the
+// CUDA context, library workspaces and allocator fragmentation (typically 1-5 GiB; leave headroom).
+#include <cstdint>
+#include <vector>
+
+#include "models/workload/training_layout.hpp"
+
+namespace rackscale::models::memory {
+
+inline constexpr std::uint64_t kWeightBytesPerParameter = 2;     // bf16
+inline constexpr std::uint64_t kGradientBytesPerParameter = 2;   // bf16
+inline constexpr std::uint64_t kOptimizerBytesPerParameter = 12; // fp32 master weights, Adam m and v
+inline constexpr std::uint64_t kCommunicatorBufferBytes = 64ULL << 20;
+
+// One stage's (role's) peak, in bytes per device.
+struct MemoryBreakdown {
+  std::uint32_t stage = 0;
+  std::uint64_t weights = 0;
+  std::uint64_t gradients = 0;
+  std::uint64_t optimizer_states = 0;
+  std::uint64_t activations = 0;
+  std::uint64_t communication_buffers = 0;
+  // Details.
+  std::uint64_t parameters = 0;               // the device's parameter shard before ZeRO (dense + expert)
+  std::uint64_t chunks_in_flight = 0;         // (model chunk, micro-batch) forwards held at the peak
+  std::uint64_t layer_activations = 0;        // one layer's bytes for one micro-batch (the largest)
+
+  [[nodiscard]] std::uint64_t total() const noexcept {
+    return weights + gradients + optimizer_states + activations + communication_buffers;
+  }
+};
+
+// Bytes one layer keeps for one micro-batch on one device under `policy` (see above).
+[[nodiscard]] std::uint64_t layer_activation_bytes(const workload::TrainingLayout& layout, std::uint32_t layer,
+                                                   workload::Recompute policy);
+[[nodiscard]] MemoryBreakdown stage_memory(const workload::TrainingLayout& layout, std::uint32_t stage);
+// Every stage's, indexed by role (= stage).
+[[nodiscard]] std::vector<MemoryBreakdown> job_memory(const workload::TrainingLayout& layout);
+
+}  // namespace rackscale::models::memory

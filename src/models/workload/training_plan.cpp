@@ -1,0 +1,476 @@
+#include "models/workload/training_plan.hpp"
+
+#include <algorithm>
+#include <optional>
+#include <stdexcept>
+#include <string_view>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "models/workload/layer_costs.hpp"
+#include "models/workload/model_parameters.hpp"
+#include "models/workload/pipeline_schedule.hpp"
+
+namespace rackscale::models::workload {
+namespace {
+
+using accelerator::CollectiveKind;
+using accelerator::ComputeCost;
+using accelerator::GroupKind;
+using accelerator::Op;
+using accelerator::OpIndex;
+using accelerator::OpKind;
+using accelerator::Peer;
+using accelerator::Phase;
+using accelerator::Program;
+
+// Builds one stage's program, op by op in the order the stage issues them.
+class StageBuilder {
+ public:
+  StageBuilder(const TrainingLayout& layout, const LayerCosts& costs, std::uint32_t stage)
+      : l_(layout), c_(costs), stage_(stage), sp_(layout.parallel().sequence_parallel),
+        recompute_(layout.parallel().recompute), zero_(layout.parallel().zero_stage) {
+    program_.role = fmt::format("stage {} of {}", stage, layout.pipeline());
+  }
+
+  Program build() {
+    const auto steps = pipeline_schedule(l_.pipeline(), l_.virtual_stages(), l_.micro_batches(), stage_);
+    for (const auto& step : steps) {
+      mb_ = step.micro_batch;
+      const std::uint32_t chunk = l_.model_chunk(stage_, step.virtual_stage);
+      if (step.forward)
+        forward_step(chunk);
+      else
+        backward_step(chunk);
+    }
+    finish();
+    return std::move(program_);
+  }
+
+ private:
+  // --- op helpers --------------------------------------------------------------------------------
+
+  OpIndex compute(ComputeCost cost, Phase phase, std::string_view label) {
+    Op op;
+    op.kind = OpKind::compute;
+    op.stream = kComputeStream;
+    op.phase = phase;
+    op.cost = cost;
+    op.layer = layer_;
+    op.micro_batch = mb_;
+    op.label = label;
+    const OpIndex i = program_.add(op, pending_);
+    pending_.clear();
+    last_compute_ = i;
+    if (!unit_first_compute_) unit_first_compute_ = i;
+    return i;
+  }
+
+  OpIndex communicate(CollectiveKind kind, GroupKind group, std::uint64_t bytes, std::uint8_t stream, Phase phase,
+                      std::string_view label, const std::vector<OpIndex>& deps) {
+    Op op;
+    op.kind = OpKind::collective;
+    op.stream = stream;
+    op.phase = phase;
+    op.collective = kind;
+    op.group = group;
+    op.bytes = bytes;
+    op.layer = layer_;
+    op.micro_batch = mb_;
+    op.label = label;
+    return program_.add(op, deps);
+  }
+
+  std::vector<OpIndex> after_last_compute() const {
+    return last_compute_ ? std::vector<OpIndex>{*last_compute_} : std::vector<OpIndex>{};
+  }
+
+  // A collective on the critical path: after the op(s) before it, and before the next compute op.
+  void on_path(CollectiveKind kind, GroupKind group, std::uint64_t bytes, std::uint8_t stream, Phase phase,
+               std::string_view label) {
+    if (l_.group_size(group) <= 1 || bytes == 0) return;
+    // After the compute op that produced its input and whatever that input also waited for (a receive,
+    // the collective before it).
+    std::vector<OpIndex> deps = pending_;
+    if (last_compute_) deps.push_back(*last_compute_);
+    pending_ = {communicate(kind, group, bytes, stream, phase, label, deps)};
+  }
+
+  void tensor(CollectiveKind kind, Phase phase, std::string_view label, std::uint64_t bytes = 0) {
+    on_path(kind, GroupKind::tensor, bytes == 0 ? c_.activation_bytes() : bytes, kTensorStream, phase, label);
+  }
+  // Without SP the forward TP collective after a block is an all-reduce; with SP a reduce-scatter.
+  void tensor_reduce(Phase phase) {
+    if (sp_)
+      tensor(CollectiveKind::reduce_scatter, phase, "tp reduce-scatter");
+    else
+      tensor(CollectiveKind::all_reduce, phase, "tp all-reduce");
+  }
+
+  void p2p(OpKind kind, Peer peer, std::uint64_t match, Phase phase, std::string_view label) {
+    Op op;
+    op.kind = kind;
+    op.stream = kind == OpKind::send ? kSendStream : kRecvStream;
+    op.phase = phase;
+    op.peer = peer;
+    op.bytes = c_.pipeline_bytes();
+    op.match = static_cast<std::uint32_t>(match);
+    op.layer = kNoLayer;
+    op.micro_batch = mb_;
+    op.label = label;
+    if (kind == OpKind::send) {
+      // What leaves the chunk: the last compute op's output, or the collective that finished it (the TP
+      // reduce-scatter of the last layer's MLP). Nothing else waits for that collective.
+      std::vector<OpIndex> deps = pending_;
+      if (last_compute_) deps.push_back(*last_compute_);
+      program_.add(op, deps);
+      pending_.clear();
+    } else {
+      pending_.push_back(program_.add(op));
+    }
+  }
+
+  [[nodiscard]] std::uint64_t match(std::uint32_t chunk, bool gradient) const {
+    return 2 * (std::uint64_t{mb_} * l_.model_chunks() + chunk) + (gradient ? 1 : 0);
+  }
+
+  // --- units: embedding, layers, output layer ----------------------------------------------------
+
+  struct Unit {
+    enum class Kind { embedding, layer, output };
+    Kind kind;
+    std::uint32_t layer;  // the transformer layer, or kNoLayer
+  };
+
+  std::vector<Unit> units_of(std::uint32_t chunk) const {
+    std::vector<Unit> units;
+    if (chunk == 0) units.push_back({Unit::Kind::embedding, kNoLayer});
+    const std::uint32_t first = chunk * l_.layers_per_chunk();
+    for (std::uint32_t i = first; i < first + l_.layers_per_chunk(); ++i) units.push_back({Unit::Kind::layer, i});
+    if (chunk + 1 == l_.model_chunks()) units.push_back({Unit::Kind::output, kNoLayer});
+    return units;
+  }
+
+  [[nodiscard]] ParameterCount unit_parameters(const Unit& u) const {
+    switch (u.kind) {
+      case Unit::Kind::embedding:
+        return {local_embedding_parameters(l_), 0};
+      case Unit::Kind::output:
+        return {local_output_parameters(l_), 0};
+      case Unit::Kind::layer:
+        break;
+    }
+    return local_layer_parameters(l_, u.layer);
+  }
+
+  // ZeRO-3: gather the unit's parameters before its compute; `previous_first` is the first compute op of
+  // the unit before it in this step, if any.
+  void gather_parameters(const Unit& u, Phase phase, std::optional<OpIndex> previous_first) {
+    if (zero_ < 3) return;
+    std::vector<OpIndex> deps;
+    if (l_.parallel().overlap_param_gather) {
+      if (previous_first) deps.push_back(*previous_first);
+    } else {
+      deps = after_last_compute();
+    }
+    const ParameterCount p = unit_parameters(u);
+    const std::pair<GroupKind, std::uint64_t> parts[] = {{GroupKind::data, p.dense},
+                                                         {GroupKind::expert_data, p.expert}};
+    for (const auto& [group, count] : parts) {
+      if (count == 0 || l_.group_size(group) <= 1) continue;
+      pending_.push_back(communicate(CollectiveKind::all_gather, group, count * 2, kParamGatherStream, phase,
+                                     "zero-3 parameter all-gather", deps));
+    }
+  }
+
+  void forward_step(std::uint32_t chunk) {
+    layer_ = kNoLayer;
+    if (chunk > 0) p2p(OpKind::recv, Peer::previous_stage, match(chunk - 1, false), Phase::forward, "recv activation");
+    std::optional<OpIndex> previous_first;
+    for (const Unit& u : units_of(chunk)) {
+      layer_ = u.layer;
+      unit_first_compute_.reset();
+      gather_parameters(u, Phase::forward, previous_first);
+      unit_forward(u, Phase::forward);
+      previous_first = unit_first_compute_;
+    }
+    layer_ = kNoLayer;
+    if (chunk + 1 < l_.model_chunks())
+      p2p(OpKind::send, Peer::next_stage, match(chunk, false), Phase::forward, "send activation");
+  }
+
+  void backward_step(std::uint32_t chunk) {
+    layer_ = kNoLayer;
+    if (chunk + 1 < l_.model_chunks())
+      p2p(OpKind::recv, Peer::next_stage, match(chunk, true), Phase::backward, "recv gradient");
+    // Gradients are reduced in this step: ZeRO 0-1 once per chunk (its last micro-batch), ZeRO 2-3 always.
+    const bool reduce = zero_ >= 2 || mb_ + 1 == l_.micro_batches();
+    const bool overlap = l_.parallel().overlap_grad_reduce;
+    auto units = units_of(chunk);
+    std::optional<OpIndex> previous_first;
+    for (auto it = units.rbegin(); it != units.rend(); ++it) {
+      layer_ = it->layer;
+      unit_first_compute_.reset();
+      gather_parameters(*it, Phase::backward, previous_first);
+      unit_backward(*it);
+      previous_first = unit_first_compute_;
+      if (reduce) reduce_gradients(*it, overlap);
+    }
+    layer_ = kNoLayer;
+    // Buckets never span chunks (ZeRO 0-1 without overlap reduce everything after the backward).
+    if (reduce && zero_ < 3 && (overlap || zero_ == 2)) flush_buckets(true);
+    if (chunk > 0) p2p(OpKind::send, Peer::previous_stage, match(chunk - 1, true), Phase::backward, "send gradient");
+  }
+
+  // --- forward and backward of one unit ------------------------------------------------------------
+
+  void unit_forward(const Unit& u, Phase phase) {
+    switch (u.kind) {
+      case Unit::Kind::embedding:
+        compute(c_.embedding(), phase, "embedding");
+        tensor_reduce(phase);
+        return;
+      case Unit::Kind::output:
+        compute(c_.norm(), phase, "final norm");
+        if (sp_) tensor(CollectiveKind::all_gather, phase, "tp all-gather");
+        compute(c_.logits(), phase, "logits");
+        compute(c_.cross_entropy(), phase, "cross-entropy");
+        return;
+      case Unit::Kind::layer:
+        break;
+    }
+    // Attention block.
+    compute(c_.norm(), phase, "norm");
+    if (sp_) tensor(CollectiveKind::all_gather, phase, "tp all-gather");
+    const OpIndex qkv = compute(c_.qkv(), phase, "qkv");
+    if (l_.context() > 1) {
+      const OpIndex kv = communicate(CollectiveKind::all_gather, GroupKind::context, c_.kv_gather_bytes(),
+                                     kContextStream, phase, "cp kv all-gather", {qkv});
+      compute(c_.attention(c_.query_tokens()), phase, "attention (local)");
+      pending_.push_back(kv);
+      compute(c_.attention(c_.sequence() - c_.query_tokens()), phase, "attention (remote)");
+    } else {
+      compute(c_.attention(c_.sequence()), phase, "attention");
+    }
+    compute(c_.projection(), phase, "projection");
+    tensor_reduce(phase);
+    // MLP block.
+    compute(c_.norm(), phase, "norm");
+    if (!l_.is_moe_layer(u.layer)) {
+      if (sp_) tensor(CollectiveKind::all_gather, phase, "tp all-gather");
+      compute(c_.mlp_in(), phase, "mlp in");
+      compute(c_.mlp_out(), phase, "mlp out");
+      tensor_reduce(phase);
+      return;
+    }
+    compute(c_.router(), phase, "router");
+    on_path(CollectiveKind::all_to_all, GroupKind::expert, c_.dispatch_bytes(), kTensorStream, phase, "ep dispatch");
+    tensor(CollectiveKind::all_gather, phase, "tp all-gather (experts)", c_.expert_gather_bytes());
+    compute(c_.experts_in(), phase, "experts in");
+    compute(c_.experts_out(), phase, "experts out");
+    tensor(CollectiveKind::reduce_scatter, phase, "tp reduce-scatter (experts)", c_.expert_gather_bytes());
+    on_path(CollectiveKind::all_to_all, GroupKind::expert, c_.dispatch_bytes(), kTensorStream, phase, "ep combine");
+  }
+
+  // With SP and the activations kept, the weight gradient needs the block's gathered input again: an
+  // all-gather issued with the gradient's (stream order), consumed by the input GEMM's backward.
+  std::optional<OpIndex> regather_input() {
+    if (!sp_ || recompute_ == Recompute::full) return std::nullopt;
+    return communicate(CollectiveKind::all_gather, GroupKind::tensor, c_.activation_bytes(), kTensorStream,
+                       Phase::backward, "tp all-gather (input)", {});
+  }
+
+  void unit_backward(const Unit& u) {
+    constexpr Phase B = Phase::backward;
+    const auto back = [](ComputeCost c) { return LayerCosts::backward(c); };
+    switch (u.kind) {
+      case Unit::Kind::embedding:
+        if (sp_) tensor(CollectiveKind::all_gather, B, "tp all-gather");
+        compute(back(c_.embedding()), B, "embedding");
+        return;
+      case Unit::Kind::output:
+        compute(back(c_.cross_entropy()), B, "cross-entropy");
+        compute(back(c_.logits()), B, "logits");
+        tensor_reduce(B);
+        compute(back(c_.norm()), B, "final norm");
+        return;
+      case Unit::Kind::layer:
+        break;
+    }
+    if (recompute_ == Recompute::full) {
+      unit_forward(u, Phase::recompute);
+      pending_.clear();  // the recomputed layer output itself is not needed, only its internals
+    }
+    std::optional<OpIndex> kv;
+    if (l_.context() > 1)
+      kv = communicate(CollectiveKind::all_gather, GroupKind::context, c_.kv_gather_bytes(), kContextStream, B,
+                       "cp kv all-gather", after_last_compute());
+
+    // MLP block.
+    if (!l_.is_moe_layer(u.layer)) {
+      std::optional<OpIndex> input;
+      if (sp_) {
+        tensor(CollectiveKind::all_gather, B, "tp all-gather");
+        input = regather_input();
+      }
+      compute(back(c_.mlp_out()), B, "mlp out");
+      if (input) pending_.push_back(*input);
+      compute(back(c_.mlp_in()), B, "mlp in");
+      tensor_reduce(B);
+    } else {
+      on_path(CollectiveKind::all_to_all, GroupKind::expert, c_.dispatch_bytes(), kTensorStream, B, "ep combine");
+      tensor(CollectiveKind::all_gather, B, "tp all-gather (experts)", c_.expert_gather_bytes());
+      compute(back(c_.experts_out()), B, "experts out");
+      compute(back(c_.experts_in()), B, "experts in");
+      tensor(CollectiveKind::reduce_scatter, B, "tp reduce-scatter (experts)", c_.expert_gather_bytes());
+      on_path(CollectiveKind::all_to_all, GroupKind::expert, c_.dispatch_bytes(), kTensorStream, B, "ep dispatch");
+      compute(back(c_.router()), B, "router");
+    }
+    compute(back(c_.norm()), B, "norm");
+
+    // Attention block.
+    std::optional<OpIndex> input;
+    if (sp_) {
+      tensor(CollectiveKind::all_gather, B, "tp all-gather");
+      input = regather_input();
+    }
+    compute(back(c_.projection()), B, "projection");
+    if (recompute_ == Recompute::selective) {
+      if (kv) pending_.push_back(*kv);
+      compute(c_.attention(c_.sequence()), Phase::recompute, "attention");
+    }
+    if (kv) pending_.push_back(*kv);
+    compute(back(c_.attention(c_.sequence())), B, "attention");
+    if (l_.context() > 1)
+      on_path(CollectiveKind::reduce_scatter, GroupKind::context, c_.kv_gather_bytes(), kContextStream, B,
+              "cp kv-gradient reduce-scatter");
+    if (input) pending_.push_back(*input);
+    compute(back(c_.qkv()), B, "qkv");
+    tensor_reduce(B);
+    compute(back(c_.norm()), B, "norm");
+  }
+
+  // --- data parallelism ----------------------------------------------------------------------------
+
+  CollectiveKind gradient_reduction() const {
+    return zero_ == 0 ? CollectiveKind::all_reduce : CollectiveKind::reduce_scatter;
+  }
+
+  void reduce_gradients(const Unit& u, bool overlap) {
+    const ParameterCount p = unit_parameters(u);
+    if (zero_ == 3) {
+      // Each unit's gradients, reduce-scattered as soon as its backward has run.
+      const std::pair<GroupKind, std::uint64_t> parts[] = {{GroupKind::data, p.dense},
+                                                           {GroupKind::expert_data, p.expert}};
+      for (const auto& [group, count] : parts) {
+        if (count == 0 || l_.group_size(group) <= 1) continue;
+        last_data_ = communicate(CollectiveKind::reduce_scatter, group, count * 2, kDataStream, Phase::backward,
+                                 "zero-3 gradient reduce-scatter", after_last_compute());
+      }
+      return;
+    }
+    dense_bucket_ += p.dense * 2;
+    expert_bucket_ += p.expert * 2;
+    if (overlap) flush_buckets(false);
+  }
+
+  // Issues the full buckets (and with `all`, the rest) after the last compute op.
+  void flush_buckets(bool all) {
+    const std::uint64_t size = l_.parallel().bucket_bytes;
+    const std::pair<GroupKind, std::uint64_t*> parts[] = {{GroupKind::data, &dense_bucket_},
+                                                          {GroupKind::expert_data, &expert_bucket_}};
+    for (const auto& [group, bytes] : parts) {
+      if (l_.group_size(group) <= 1) {
+        *bytes = 0;
+        continue;
+      }
+      while (*bytes >= size || (all && *bytes > 0)) {
+        const std::uint64_t n = std::min(*bytes, size);
+        last_data_ = communicate(gradient_reduction(), group, n, kDataStream, Phase::backward,
+                                 "dp gradient reduction", after_last_compute());
+        *bytes -= n;
+      }
+    }
+  }
+
+  void finish() {
+    layer_ = kNoLayer;
+    mb_ = 0;
+    if (zero_ < 3) flush_buckets(true);  // ZeRO 0-1 without overlap: everything now
+    const ParameterCount p = local_stage_parameters(l_, stage_);
+    const auto shard = [](std::uint64_t n, std::uint32_t over) { return (n + over - 1) / over; };
+    const std::uint64_t optimized = zero_ == 0 ? p.total()
+                                               : shard(p.dense, l_.group_size(GroupKind::data)) +
+                                                     shard(p.expert, l_.group_size(GroupKind::expert_data));
+    if (last_data_) pending_.push_back(*last_data_);
+    const OpIndex step = compute(c_.optimizer(optimized), Phase::optimizer, "optimizer");
+    if (zero_ != 1 && zero_ != 2) return;
+    // The updated bf16 parameters back to every replica, in buckets.
+    const std::uint64_t size = l_.parallel().bucket_bytes;
+    const std::pair<GroupKind, std::uint64_t> parts[] = {{GroupKind::data, p.dense * 2},
+                                                         {GroupKind::expert_data, p.expert * 2}};
+    for (auto [group, bytes] : parts) {
+      if (l_.group_size(group) <= 1) continue;
+      for (; bytes > 0; bytes -= std::min(bytes, size))
+        communicate(CollectiveKind::all_gather, group, std::min(bytes, size), kDataStream, Phase::optimizer,
+                    "dp parameter all-gather", {step});
+    }
+  }
+
+  const TrainingLayout& l_;
+  const LayerCosts& c_;
+  std::uint32_t stage_;
+  bool sp_;
+  Recompute recompute_;
+  std::uint32_t zero_;
+  Program program_;
+  std::vector<OpIndex> pending_;  // what the next compute op waits for
+  std::optional<OpIndex> last_compute_;
+  std::optional<OpIndex> unit_first_compute_;
+  std::optional<OpIndex> last_data_;
+  std::uint64_t dense_bucket_ = 0;   // gradient bytes waiting for a bucket
+  std::uint64_t expert_bucket_ = 0;
+  std::uint32_t layer_ = kNoLayer;
+  std::uint32_t mb_ = 0;
+};
+
+}  // namespace
+
+double program_matmul_flops(const Program& program) {
+  double flops = 0;
+  for (const Op& op : program.ops)
+    if (op.kind == OpKind::compute && op.cost.m != 0) flops += op.cost.flops;
+  return flops;
+}
+
+TrainingPlan build_training_plan(const TrainingSpec& spec, const network::ClusterSpec& cluster) {
+  TrainingPlan plan{TrainingLayout(spec, cluster.devices()), {}, {}, 0, 0, 0, 0, 0};
+  const TrainingLayout& l = plan.layout;
+  if (l.parallel().dtype == accelerator::DType::fp8 && !(cluster.accelerator.peak_fp8_flops > 0))
+    throw std::invalid_argument(fmt::format(
+        "workload.parallel.dtype: fp8 needs an accelerator with FP8 support; {} has no peak_fp8_flops",
+        cluster.accelerator.name));
+  if (std::uint64_t{2} * l.micro_batches() * l.model_chunks() >= (std::uint64_t{1} << 32))
+    throw std::invalid_argument("workload.parallel.global_batch: too many micro-batches x model chunks for the "
+                                "32-bit pipeline match ids");
+
+  const LayerCosts costs(l);
+  plan.programs.reserve(l.roles());
+  for (std::uint32_t stage = 0; stage < l.pipeline(); ++stage) {
+    plan.programs.push_back(StageBuilder(l, costs, stage).build());
+    plan.hardware_flops += program_matmul_flops(plan.programs.back()) * l.devices_per_role();
+  }
+  plan.memory = memory::job_memory(l);
+
+  const TransformerSpec& m = l.model();
+  plan.parameters = total_parameters(m);
+  plan.active_parameters = active_matmul_parameters(m);
+  const double tokens = static_cast<double>(l.tokens_per_iteration());
+  plan.model_flops = tokens * (6.0 * static_cast<double>(plan.active_parameters) +
+                               12.0 * m.layers * static_cast<double>(m.hidden) * m.sequence);
+  plan.matches_per_iteration = 2 * l.micro_batches() * l.model_chunks();
+  return plan;
+}
+
+}  // namespace rackscale::models::workload

@@ -1,0 +1,105 @@
+#pragma once
+// A training job as device programs: what every pipeline stage runs in one iteration (the executor
+// repeats it `iterations` times), with the job's FLOPs and each stage's memory.
+//
+// Streams (ops on one stream run in program order; streams overlap):
+//   0 compute       every compute op
+//   1 tensor        TP all-reduce / SP all-gather and reduce-scatter, EP all-to-all: on the critical path
+//   2 data          DP gradient reductions (buckets), ZeRO-3 gradient reduce-scatters, the parameter
+//                   all-gathers after the optimizer (ZeRO 1-2)
+//   3 send          pipeline sends
+//   4 recv          pipeline receives, in the order their data is consumed
+//   5 param gather  ZeRO-3 parameter all-gathers before each layer
+//   6 context       CP key/value all-gathers and gradient reduce-scatters
+//
+// Per micro-batch and model chunk, a forward step is: [recv activation from the previous stage],
+// [embedding on model chunk 0], each layer, [output layer and loss on the last model chunk], [send to
+// the next stage]. A layer (T = tensor, SP = sequence parallel; [] only when it applies):
+//   norm, [SP: TP all-gather], QKV, [CP: KV all-gather on stream 6], attention (with CP: the local
+//   chunk, then the remote chunks after the gather), projection, [TP all-reduce, or SP reduce-scatter],
+//   norm, dense MLP:  [SP: all-gather], MLP in, MLP out, [TP all-reduce or SP reduce-scatter]
+//         or MoE:     router, [EP all-to-all dispatch], [T > 1: TP all-gather of the dispatched tokens],
+//                     experts in, experts out, [TP reduce-scatter], [EP all-to-all combine]
+// The backward step runs the layers in reverse: [full recompute: the layer's forward again, phase
+// recompute], [CP: KV all-gather], MLP block backward ([SP: all-gather of the gradient and, overlapped,
+// of the MLP input for the weight gradient], MLP out, MLP in, [TP all-reduce or SP reduce-scatter], norm;
+// MoE: all-to-all, all-gather, experts out, experts in, reduce-scatter, all-to-all, router, norm),
+// attention block backward ([SP: two all-gathers as above], projection, [selective: attention forward
+// again, phase recompute], attention, [CP: KV-gradient reduce-scatter], QKV, [TP all-reduce or SP
+// reduce-scatter], norm). A collective on the critical path depends on the compute op before it, and
+// the compute op after it depends on the collective.
+//
+// Pipeline transfers: the activation of model chunk k for micro-batch i has match id 2 (i K + k) (K =
+// model chunks), the gradient going back to chunk k the id 2 (i K + k) + 1; ids are unique within an
+// iteration and below matches_per_iteration. Bytes: micro_batch x (sequence / context) x hidden x 2,
+// divided by tensor with SP. The schedule is pipeline_schedule()'s (1F1B or interleaved 1F1B).
+//
+// Data parallelism: ZeRO 0 all-reduces gradients, ZeRO 1-2 reduce-scatter them, over the DP x CP group
+// (expert parameters over the expert-data group), in buckets of bucket_bytes (bf16 gradients, 2 bytes
+// per parameter; buckets never span model chunks, the last of a chunk may be smaller). ZeRO 0-1 reduce
+// once, in the last micro-batch's backward of each chunk; ZeRO 2 in every micro-batch's backward (only
+// a shard of the gradients is kept). With overlap_grad_reduce a bucket starts as soon as the backward op
+// completing its last gradient has run; without it, after the whole backward (ZeRO 0-1) or after each
+// chunk backward (ZeRO 2). Then the optimizer (Adam over the local shard, HBM-bound) and, for ZeRO 1-2,
+// all-gathers of the updated bf16 parameters in buckets. ZeRO 3 all-gathers each unit's parameters (a
+// layer, the embedding, the output layer) before its forward and before its backward in every
+// micro-batch, on stream 5: with overlap_param_gather the gather of a unit may start when the previous
+// unit's compute starts (one unit of prefetch), otherwise only when it has finished; each unit's
+// gradients are reduce-scattered after its backward in every micro-batch.
+//
+// Not modelled: the vocabulary-parallel cross-entropy's small all-reduces, the all-reduce that ties the
+// first and last stages' embedding copies, shared experts' own TP communication, causal masking
+// (attention counts every key, as Narayanan et al. 2021 do).
+#include <cstdint>
+#include <vector>
+
+#include "models/accelerator/program.hpp"
+#include "models/memory/memory_model.hpp"
+#include "models/network/cluster_spec.hpp"
+#include "models/workload/training_layout.hpp"
+#include "models/workload/training_spec.hpp"
+
+namespace rackscale::models::workload {
+
+inline constexpr std::uint8_t kComputeStream = 0;
+inline constexpr std::uint8_t kTensorStream = 1;
+inline constexpr std::uint8_t kDataStream = 2;
+inline constexpr std::uint8_t kSendStream = 3;
+inline constexpr std::uint8_t kRecvStream = 4;
+inline constexpr std::uint8_t kParamGatherStream = 5;
+inline constexpr std::uint8_t kContextStream = 6;
+inline constexpr std::uint8_t kStreams = 7;
+
+// Op::layer of ops that belong to no transformer layer (embedding, output layer, optimizer, DP).
+inline constexpr std::uint32_t kNoLayer = 0xFFFFFFFFu;
+
+struct TrainingPlan {
+  TrainingLayout layout;
+  // programs[role]; role = pipeline stage (TrainingLayout::role_of). One iteration each.
+  std::vector<accelerator::Program> programs;
+  // memory[role]: the stage's peak per device.
+  std::vector<memory::MemoryBreakdown> memory;
+  // Per iteration, whole job. model_flops: the MFU numerator, 6 x active parameters x tokens plus
+  // attention 12 x layers x hidden x sequence x tokens (= 3 x the forward matrix products; PaLM's
+  // definition, without recomputation; active parameters count top_k experts and the output layer,
+  // not the embedding lookup). hardware_flops: the matrix-product FLOPs the programs execute, with
+  // recomputation (and MoE capacity padding); for GPT with full recomputation it is Narayanan et al.'s
+  // 96 B s l h^2 (1 + s / 6h + V / 16 l h).
+  double model_flops = 0;
+  double hardware_flops = 0;
+  std::uint64_t parameters = 0;         // the whole model's
+  std::uint64_t active_parameters = 0;  // per token, as in model_flops
+  // Send/recv match ids of one iteration are below this (an executor repeating the program can offset
+  // them by iteration x matches_per_iteration).
+  std::uint64_t matches_per_iteration = 0;
+};
+
+// Validates (TrainingLayout's errors, and dtype fp8 on an accelerator without FP8) and builds the plan.
+// Throws std::invalid_argument whose message starts with the config key at fault. Does not check that
+// the job fits in memory: memory::check_memory(plan.layout, cluster.accelerator) does.
+[[nodiscard]] TrainingPlan build_training_plan(const TrainingSpec& spec, const network::ClusterSpec& cluster);
+
+// The matrix-product FLOPs of one program (compute ops with a shape): one device's share.
+[[nodiscard]] double program_matmul_flops(const accelerator::Program& program);
+
+}  // namespace rackscale::models::workload

@@ -1,0 +1,57 @@
+#pragma once
+// The figures of a training run, reduced over ranks: what the summary prints and the outputs record.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/accelerator/device_executor.hpp"
+#include "models/memory/memory_model.hpp"
+#include "models/network/partition_report.hpp"
+#include "pdes/statistics.hpp"
+
+namespace rackscale::models::workload {
+
+// A breakdown averaged over devices, in ps per iteration.
+struct MeanBreakdown {
+  double forward = 0, backward = 0, recompute = 0, optimizer = 0, other_compute = 0;
+  double exposed_communication = 0, pipeline_bubble = 0, idle = 0;
+  [[nodiscard]] double compute() const noexcept { return forward + backward + recompute + optimizer + other_compute; }
+  [[nodiscard]] double total() const noexcept { return compute() + exposed_communication + pipeline_bubble + idle; }
+};
+
+struct CollectiveSummary {
+  accelerator::GroupKind group{};
+  accelerator::CollectiveKind kind{};
+  accelerator::CollectiveTally tally;  // over all devices and iterations (time summed per device)
+};
+
+// Valid on every rank except where noted.
+struct TrainingReport {
+  std::string topology;
+  std::uint64_t devices = 0, switches = 0, cables = 0, racks = 0;
+  network::PartitionReport partition;
+  std::string layout;                        // "TP 8 x PP 8 x DP 24 (CP 1, EP 1), 1F1B interleaved x2, ..."
+  std::uint32_t iterations = 0;
+  std::vector<pdes::SimTime> iteration_times;  // per iteration: the last device's end minus the previous one's
+  pdes::SimTime iteration_time = 0;            // the last iteration's (steady state)
+  std::uint64_t tokens_per_iteration = 0;
+  double tokens_per_second = 0;
+  double model_flops = 0, hardware_flops = 0;  // per iteration, whole job
+  double mfu = 0, hfu = 0;                     // of the accelerators' dense bf16 peak
+  double per_device_tflops = 0;                // hardware FLOPs per device per second / 1e12 (Megatron's figure)
+  MeanBreakdown breakdown;                     // mean per device per iteration
+  std::vector<MeanBreakdown> breakdown_by_stage;
+  std::vector<CollectiveSummary> collectives;  // kinds that ran
+  std::vector<memory::MemoryBreakdown> memory; // per stage
+  std::uint64_t memory_capacity = 0;
+  std::string memory_warning;                  // from memory_warn_only
+  std::uint64_t parameters = 0, active_parameters = 0;
+  double setup_seconds = 0;
+  pdes::EngineTotals engine;                   // rank 0 only
+};
+
+[[nodiscard]] const char* group_name(accelerator::GroupKind group);
+[[nodiscard]] const char* collective_name(accelerator::CollectiveKind kind);
+
+}  // namespace rackscale::models::workload

@@ -1,0 +1,69 @@
+# `rackscale run --output` and existing or unwritable files, as users meet them:
+# - an existing file is refused without --force: exit 2 before simulating, a message naming it, the
+#   file untouched; with --force it is replaced by a complete HDF5 file;
+# - a run that fails leaves no file under the final name and no partial file;
+# - a missing directory is created.
+#   cmake -DMPIRUN=... -DRACKSCALE=... -DH5DUMP=... -DCONFIG=... -DWORK=dir -P output_files.cmake
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+
+# expect(EXIT code [STDERR regex] ARGS ...): runs rackscale on 2 ranks.
+function(expect)
+  cmake_parse_arguments(E "" "EXIT;STDERR" "ARGS" ${ARGN})
+  execute_process(COMMAND ${MPIRUN} -np 2 ${RACKSCALE} run ${CONFIG} --set workload.bytes=64KiB ${E_ARGS}
+                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  string(REPLACE ";" " " shown "${E_ARGS}")
+  if(NOT code STREQUAL E_EXIT)
+    message(FATAL_ERROR "run ${shown}: exit ${code}, expected ${E_EXIT}\nstdout:\n${out}\nstderr:\n${err}")
+  endif()
+  if(DEFINED E_STDERR AND NOT err MATCHES "${E_STDERR}")
+    message(FATAL_ERROR "run ${shown}: stderr does not match '${E_STDERR}':\n${err}")
+  endif()
+  if(NOT E_EXIT EQUAL 0 AND NOT out STREQUAL "")
+    message(FATAL_ERROR "run ${shown}: a refused run printed a summary:\n${out}")
+  endif()
+endfunction()
+
+function(expect_no_partial_files)
+  file(GLOB_RECURSE partial ${WORK}/*.partial-*)
+  if(partial)
+    message(FATAL_ERROR "partial files left behind: ${partial}")
+  endif()
+endfunction()
+
+function(expect_readable file)
+  execute_process(COMMAND ${H5DUMP} -H ${file} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT code EQUAL 0 OR NOT out MATCHES "GROUP \"links\"")
+    message(FATAL_ERROR "h5dump -H ${file} exited with ${code}:\n${out}\n${err}")
+  endif()
+endfunction()
+
+# Refused, then replaced.
+set(out ${WORK}/out.h5)
+file(WRITE ${out} "an earlier result")
+expect(EXIT 2 STDERR "^rackscale run: --output ${out}: the file exists \\(--force replaces it\\)\n" ARGS --output ${out})
+file(READ ${out} kept)
+if(NOT kept STREQUAL "an earlier result")
+  message(FATAL_ERROR "the refused run changed ${out}")
+endif()
+expect(EXIT 0 ARGS --output ${out} --force)
+expect_readable(${out})
+expect_no_partial_files()
+
+# A run that fails after the output was accepted (the topology cannot be built): no file.
+set(failed ${WORK}/failed.h5)
+expect(EXIT 2 STDERR "cluster.scale_out.fat_tree.tiers" ARGS --output ${failed} --set cluster.nodes=1024)
+if(EXISTS ${failed})
+  message(FATAL_ERROR "a failed run left ${failed}")
+endif()
+expect_no_partial_files()
+
+# A directory in the way, even with --force.
+file(MAKE_DIRECTORY ${WORK}/taken.h5)
+expect(EXIT 2 STDERR "--output ${WORK}/taken.h5: is a directory\n" ARGS --output ${WORK}/taken.h5 --force)
+
+# Missing directories are made.
+expect(EXIT 0 ARGS --output ${WORK}/new/sub/out.h5)
+expect_readable(${WORK}/new/sub/out.h5)
+expect_no_partial_files()
+file(REMOVE_RECURSE ${WORK})

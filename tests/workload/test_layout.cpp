@@ -1,0 +1,280 @@
+// TrainingLayout: validation messages, device coordinates, groups and pipeline peers, worked out by hand.
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "models/workload/training_layout.hpp"
+#include "workload_test_support.hpp"
+
+namespace rackscale::models::workload::test {
+namespace {
+
+using accelerator::GroupKind;
+using accelerator::Peer;
+using Members = std::vector<std::uint32_t>;
+
+std::string layout_error(const TrainingSpec& spec, std::uint64_t devices) {
+  try {
+    (void)TrainingLayout(spec, devices);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+struct BadLayout {
+  const char* name;
+  std::uint64_t devices;
+  std::function<void(TrainingSpec&)> change;
+  std::string message;
+};
+
+TEST(LayoutValidation, EachErrorNamesTheKeyAtFault) {
+  const auto moe = [](TrainingSpec& s) {
+    s.model.experts = 8;
+    s.model.top_k = 2;
+  };
+  const std::vector<BadLayout> table{
+      {"grid does not divide", 1000,
+       [](TrainingSpec& s) {
+         s.parallel.tensor = 8;
+         s.parallel.pipeline = 16;
+       },
+       "workload.parallel.tensor: 8 x pipeline 16 x context 1 = 128 does not divide the 1000 devices"},
+      {"heads vs tensor", 14,
+       [](TrainingSpec& s) {
+         s.model.heads = 96;
+         s.model.hidden = 96 * 64;
+         s.model.ffn_hidden = 7 * 1024;
+         s.parallel.tensor = 7;
+       },
+       "workload.model.heads: 96 heads are not divisible by tensor 7"},
+      {"explicit data", 8,
+       [](TrainingSpec& s) {
+         s.parallel.tensor = 2;
+         s.parallel.pipeline = 2;
+         s.parallel.data = 3;
+       },
+       "workload.parallel.data: tensor 2 x pipeline 2 x context 1 x data 3 = 12 devices, but the cluster has 8 "
+       "(leave data out to use them all)"},
+      {"global batch", 4, [](TrainingSpec& s) { s.parallel.global_batch = 10; },
+       "workload.parallel.global_batch: 10 sequences are not divisible by micro_batch 1 x data 4 = 4"},
+      {"micro batch", 2,
+       [](TrainingSpec& s) {
+         s.parallel.global_batch = 12;
+         s.parallel.micro_batch = 4;
+       },
+       "workload.parallel.global_batch: 12 sequences are not divisible by micro_batch 4 x data 2 = 8"},
+      {"layers vs stages", 4,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 2;
+         s.parallel.virtual_stages = 3;
+       },
+       "workload.model.layers: 8 layers are not divisible by pipeline 2 x virtual_stages 3 = 6"},
+      {"interleaving without a pipeline", 4, [](TrainingSpec& s) { s.parallel.virtual_stages = 2; },
+       "workload.parallel.virtual_stages: interleaving needs pipeline > 1"},
+      {"interleaved micro-batches", 4,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 4;
+         s.parallel.virtual_stages = 2;
+         s.parallel.global_batch = 6;
+       },
+       "workload.parallel.global_batch: the interleaved schedule needs the micro-batches per replica (6 = 6 / "
+       "(micro_batch 1 x data 1)) to be a multiple of pipeline 4"},
+      {"expert without experts", 4, [](TrainingSpec& s) { s.parallel.expert = 2; },
+       "workload.parallel.expert: expert parallelism needs a mixture-of-experts model (workload.model.experts > 0)"},
+      {"expert does not divide dp x cp", 4,
+       [&](TrainingSpec& s) {
+         moe(s);
+         s.parallel.expert = 3;
+       },
+       "workload.parallel.expert: 3 does not divide data 4 x context 1 = 4"},
+      {"experts vs expert", 4,
+       [&](TrainingSpec& s) {
+         moe(s);
+         s.model.experts = 6;
+         s.parallel.expert = 4;
+       },
+       "workload.model.experts: 6 experts are not divisible by expert 4"},
+      {"moe with tp needs sp", 8,
+       [&](TrainingSpec& s) {
+         moe(s);
+         s.parallel.tensor = 2;
+       },
+       "workload.parallel.sequence_parallel: mixture-of-experts layers with tensor > 1 need sequence parallelism "
+       "(as in Megatron-LM)"},
+      {"kv heads vs tensor", 4,
+       [](TrainingSpec& s) {
+         s.model.kv_heads = 8;
+         s.parallel.tensor = 4;
+         s.model.heads = 24;
+         s.model.hidden = 24 * 64;
+         s.model.kv_heads = 6;
+       },
+       "workload.model.kv_heads: 6 kv_heads and tensor 4: one must divide the other (key/value heads are split "
+       "over the TP group, or replicated when there are fewer)"},
+      {"kv heads vs heads", 1, [](TrainingSpec& s) { s.model.kv_heads = 3; },
+       "workload.model.kv_heads: 16 heads are not divisible by 3 kv_heads (each key/value head serves a whole number "
+       "of query heads)"},
+      {"hidden vs heads", 1, [](TrainingSpec& s) { s.model.hidden = 1000; },
+       "workload.model.hidden: 1000 is not divisible by the 16 heads (the head dimension must be whole)"},
+      {"ffn vs tensor", 8,
+       [](TrainingSpec& s) {
+         s.model.ffn_hidden = 1020;
+         s.parallel.tensor = 8;
+       },
+       "workload.model.ffn_hidden: 1020 is not divisible by tensor 8"},
+      {"sequence vs context", 6,
+       [](TrainingSpec& s) {
+         s.model.sequence = 1000;
+         s.parallel.context = 3;
+         s.parallel.global_batch = 2;
+       },
+       "workload.model.sequence: 1000 tokens are not divisible by 2 x context 3 = 6 (load-balanced ring attention "
+       "cuts each sequence into 2 x context chunks)"},
+      {"sequence vs sequence parallel", 4,
+       [](TrainingSpec& s) {
+         s.model.sequence = 1026;
+         s.parallel.tensor = 4;
+         s.parallel.sequence_parallel = true;
+       },
+       "workload.model.sequence: 1026 tokens / context 1 = 1026 are not divisible by tensor 4 (sequence "
+       "parallelism splits them over the TP group)"},
+      {"zero stage", 1, [](TrainingSpec& s) { s.parallel.zero_stage = 4; },
+       "workload.parallel.zero_stage: expected 0 to 3, found 4"},
+      {"sequence parallel without tensor", 1, [](TrainingSpec& s) { s.parallel.sequence_parallel = true; },
+       "workload.parallel.sequence_parallel: needs tensor > 1 (it shards what tensor parallelism replicates)"},
+      {"top_k above experts", 1,
+       [&](TrainingSpec& s) {
+         moe(s);
+         s.model.top_k = 9;
+       },
+       "workload.model.top_k: expected 1 to 8 (the experts), found 9"},
+      {"no devices", 0, [](TrainingSpec&) {}, "cluster.nodes: a training job needs at least one device"},
+  };
+  for (const auto& row : table) {
+    SCOPED_TRACE(row.name);
+    TrainingSpec spec = small_gpt();
+    row.change(spec);
+    EXPECT_EQ(layout_error(spec, row.devices), row.message);
+  }
+}
+
+TEST(LayoutValidation, ResolvesDefaults) {
+  TrainingSpec spec = small_gpt();
+  spec.parallel.tensor = 2;
+  spec.parallel.pipeline = 2;
+  const TrainingLayout l(spec, 16);
+  EXPECT_EQ(l.data(), 4u);
+  EXPECT_EQ(l.model().kv_heads, 16u);
+  EXPECT_EQ(l.model().ffn_hidden, 4096u);
+  EXPECT_EQ(l.micro_batches(), 4u);  // 16 / (1 x 4)
+  EXPECT_EQ(l.tokens_per_iteration(), 16u * 1024u);
+  EXPECT_EQ(l.layers_per_chunk(), 4u);
+  EXPECT_EQ(l.roles(), 2u);
+  EXPECT_EQ(l.devices_per_role(), 8u);
+}
+
+// 32 devices: TP 2 (fastest), CP 2, DP 2, PP 4 (slowest); with MoE, EP 2 inside DP x CP.
+TrainingLayout grid_32(std::uint32_t virtual_stages = 1) {
+  TrainingSpec spec = small_gpt();
+  spec.model.experts = 4;
+  spec.model.top_k = 2;
+  spec.parallel.tensor = 2;
+  spec.parallel.context = 2;
+  spec.parallel.pipeline = 4;
+  spec.parallel.expert = 2;
+  spec.parallel.sequence_parallel = true;
+  spec.parallel.virtual_stages = virtual_stages;
+  spec.parallel.global_batch = 8;
+  return TrainingLayout(spec, 32);
+}
+
+TEST(LayoutCoordinates, MegatronOrderTensorFastestThenContextDataPipeline) {
+  const TrainingLayout l = grid_32();
+  EXPECT_EQ(l.data(), 2u);
+  // device = tp + 2 (cp + 2 (dp + 2 pp)); r = cp + 2 dp; ep = r mod 2; edp = r / 2.
+  EXPECT_EQ(l.coordinates(0), (Coordinates{0, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(l.coordinates(1), (Coordinates{1, 0, 0, 0, 0, 0}));
+  EXPECT_EQ(l.coordinates(2), (Coordinates{0, 1, 0, 0, 1, 0}));
+  EXPECT_EQ(l.coordinates(4), (Coordinates{0, 0, 1, 0, 0, 1}));
+  EXPECT_EQ(l.coordinates(7), (Coordinates{1, 1, 1, 0, 1, 1}));
+  EXPECT_EQ(l.coordinates(8), (Coordinates{0, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(l.coordinates(13), (Coordinates{1, 0, 1, 1, 0, 1}));
+  EXPECT_EQ(l.coordinates(31), (Coordinates{1, 1, 1, 3, 1, 1}));
+  for (std::uint32_t d = 0; d < 32; ++d) {
+    const Coordinates c = l.coordinates(d);
+    EXPECT_EQ(l.device_at(c.tensor, c.context, c.data, c.pipeline), d);
+    EXPECT_EQ(l.role_of(d), d / 8);
+  }
+  EXPECT_THROW((void)l.coordinates(32), std::out_of_range);
+}
+
+TEST(LayoutGroups, DeviceThirteenByHand) {
+  const TrainingLayout l = grid_32();
+  EXPECT_EQ(l.group(13, GroupKind::tensor), (Members{12, 13}));
+  EXPECT_EQ(l.group(13, GroupKind::context), (Members{13, 15}));
+  EXPECT_EQ(l.group(13, GroupKind::data), (Members{9, 11, 13, 15}));  // DP x CP, by cp + 2 dp
+  EXPECT_EQ(l.group(13, GroupKind::expert), (Members{13, 15}));       // r = 2, 3
+  EXPECT_EQ(l.group(13, GroupKind::expert_data), (Members{9, 13}));   // r = 0, 2
+  EXPECT_EQ(l.group(13, GroupKind::pipeline), (Members{5, 13, 21, 29}));
+  EXPECT_EQ(l.group(13, GroupKind::world).size(), 32u);
+  EXPECT_EQ(l.rank_in_group(13, GroupKind::tensor), 1u);
+  EXPECT_EQ(l.rank_in_group(13, GroupKind::data), 2u);
+  EXPECT_EQ(l.rank_in_group(13, GroupKind::expert), 0u);
+  EXPECT_EQ(l.rank_in_group(13, GroupKind::expert_data), 1u);
+  EXPECT_EQ(l.rank_in_group(13, GroupKind::pipeline), 1u);
+  EXPECT_EQ(l.group_size(GroupKind::data), 4u);
+  EXPECT_EQ(l.group_size(GroupKind::expert_data), 2u);
+}
+
+TEST(LayoutGroups, EveryDeviceInExactlyOneGroupOfEachKind) {
+  const TrainingLayout l = grid_32();
+  for (const GroupKind kind : {GroupKind::tensor, GroupKind::context, GroupKind::data, GroupKind::expert,
+                               GroupKind::expert_data, GroupKind::pipeline, GroupKind::world}) {
+    SCOPED_TRACE(static_cast<int>(kind));
+    std::set<Members> groups;
+    for (std::uint32_t d = 0; d < 32; ++d) {
+      const Members g = l.group(d, kind);
+      ASSERT_EQ(g.size(), l.group_size(kind));
+      EXPECT_EQ(g[l.rank_in_group(d, kind)], d);
+      EXPECT_TRUE(std::is_sorted(g.begin(), g.end()));
+      for (const std::uint32_t member : g) EXPECT_EQ(l.group(member, kind), g);  // the same list on every member
+      groups.insert(g);
+    }
+    std::vector<int> seen(32, 0);
+    for (const auto& g : groups)
+      for (const std::uint32_t member : g) ++seen[member];
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), 32);
+    EXPECT_EQ(groups.size() * l.group_size(kind), 32u);
+  }
+}
+
+TEST(LayoutPeers, NextAndPreviousStage) {
+  const TrainingLayout l = grid_32();
+  EXPECT_EQ(l.peer(13, Peer::next_stage), 21u);
+  EXPECT_EQ(l.peer(13, Peer::previous_stage), 5u);
+  EXPECT_EQ(l.peer(5, Peer::previous_stage), std::nullopt);
+  EXPECT_EQ(l.peer(5, Peer::next_stage), 13u);
+  EXPECT_EQ(l.peer(29, Peer::next_stage), std::nullopt);
+  // Interleaved: model chunk c P + 3 is followed by chunk (c + 1) P + 0, on stage 0.
+  const TrainingLayout v = grid_32(2);
+  EXPECT_EQ(v.peer(29, Peer::next_stage), 5u);
+  EXPECT_EQ(v.peer(5, Peer::previous_stage), 29u);
+  EXPECT_EQ(v.peer(13, Peer::next_stage), 21u);
+  EXPECT_EQ(v.model_chunks(), 8u);
+  EXPECT_EQ(v.layers_per_chunk(), 1u);
+  EXPECT_EQ(v.model_chunk(3, 1), 7u);
+  // A single stage has no peers.
+  TrainingSpec one = small_gpt();
+  const TrainingLayout flat(one, 4);
+  EXPECT_EQ(flat.peer(0, Peer::next_stage), std::nullopt);
+}
+
+}  // namespace
+}  // namespace rackscale::models::workload::test

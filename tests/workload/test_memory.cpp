@@ -1,0 +1,216 @@
+// The memory model on a worked example written out by hand, the schedule's in-flight micro-batches,
+// and the message of a job that does not fit.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "models/memory/infeasible_job.hpp"
+#include "models/memory/memory_check.hpp"
+#include "models/memory/memory_model.hpp"
+#include "models/workload/model_parameters.hpp"
+#include "workload_test_support.hpp"
+
+namespace rackscale::models::memory::test {
+namespace {
+
+using workload::Recompute;
+using workload::TrainingLayout;
+using workload::TrainingSpec;
+using workload::test::h100_cluster;
+using workload::test::megatron_gpt;
+using workload::test::small_gpt;
+
+// The worked example: the small GPT (l = 8, h = 1024, a = 16, s = 1024, V = 32000) with b = 2, TP 2 with
+// SP, PP 2, DP 2 on 8 devices, global batch 16: m = 16 / (2 x 2) = 4 micro-batches per replica.
+//
+// Parameters of one layer on one TP rank: QKV 1024 x 3 x 512 = 1,572,864; projection 512 x 1024 =
+// 524,288; norms 4 x 1024 = 4,096; MLP 2 x 1024 x 2048 = 4,194,304; in all 6,295,552.
+// Stage 0: 4 layers + embedding 16,000 x 1024 = 16,384,000 -> 41,566,208.
+// Stage 1: 4 layers + final norm 2,048 + output layer 16,384,000 (tied, but on another stage) -> 41,568,256.
+//
+// Activations per layer and micro-batch (Korthikanti et al. 2022, SP): s b h (34 + 5 a s / h) / t
+//   = 1024 x 2 x 1024 x (34 + 80) / 2 = 119,537,664; selective 34 s b h / t = 35,651,584;
+//   full 2 s b h / t = 2,097,152.
+// Embedding dropout mask s b h / t = 1,048,576; output layer (final norm and logits inputs, fp32
+// logits) 4 s b h / t + 4 s b V / t = 2,048 tokens x (2,048 + 64,000) = 135,266,304.
+// 1F1B keeps P - s chunks: 2 on stage 0, 1 on stage 1.
+// Communicators: tensor, data, pipeline: 3 x 64 MiB = 201,326,592.
+TrainingLayout worked_example(std::uint32_t zero, Recompute recompute) {
+  TrainingSpec spec = small_gpt();
+  spec.parallel.tensor = 2;
+  spec.parallel.sequence_parallel = true;
+  spec.parallel.pipeline = 2;
+  spec.parallel.micro_batch = 2;
+  spec.parallel.global_batch = 16;
+  spec.parallel.zero_stage = zero;
+  spec.parallel.recompute = recompute;
+  return TrainingLayout(spec, 8);
+}
+
+TEST(Memory, WorkedExampleParameters) {
+  const TrainingLayout l = worked_example(0, Recompute::none);
+  EXPECT_EQ(workload::local_layer_parameters(l, 0).total(), 6'295'552u);
+  EXPECT_EQ(workload::local_stage_parameters(l, 0).total(), 41'566'208u);
+  EXPECT_EQ(workload::local_stage_parameters(l, 1).total(), 41'568'256u);
+}
+
+TEST(Memory, WorkedExampleActivationsPerLayer) {
+  const TrainingLayout l = worked_example(0, Recompute::none);
+  EXPECT_EQ(layer_activation_bytes(l, 0, Recompute::none), 119'537'664u);
+  EXPECT_EQ(layer_activation_bytes(l, 0, Recompute::selective), 35'651'584u);
+  EXPECT_EQ(layer_activation_bytes(l, 0, Recompute::full), 2'097'152u);
+}
+
+TEST(Memory, WorkedExampleZeroStages) {
+  const std::uint64_t params = 41'566'208, shard = params / 2, largest_unit = 16'384'000;  // the embedding
+  struct Row {
+    std::uint32_t zero;
+    std::uint64_t weights, gradients, optimizer;
+  };
+  for (const Row& r : {Row{0, 2 * params, 2 * params, 12 * params},
+                       Row{1, 2 * params, 2 * params, 12 * shard},
+                       Row{3, 2 * (shard + 2 * largest_unit), 2 * (shard + 2 * largest_unit), 12 * shard}}) {
+    SCOPED_TRACE(r.zero);
+    const MemoryBreakdown m = stage_memory(worked_example(r.zero, Recompute::none), 0);
+    EXPECT_EQ(m.parameters, params);
+    EXPECT_EQ(m.weights, r.weights);
+    EXPECT_EQ(m.gradients, r.gradients);
+    EXPECT_EQ(m.optimizer_states, r.optimizer);
+    EXPECT_EQ(m.communication_buffers, 3u * (64u << 20));
+  }
+  // ZeRO 2 adds two gradient buckets (25 MiB) to the shard.
+  const MemoryBreakdown z2 = stage_memory(worked_example(2, Recompute::none), 0);
+  EXPECT_EQ(z2.gradients, 2 * shard + 2 * (25u << 20));
+}
+
+TEST(Memory, WorkedExampleRecomputePolicies) {
+  const std::uint64_t mask = 1'048'576;  // embedding dropout, per chunk in flight on stage 0
+  struct Row {
+    Recompute policy;
+    std::uint64_t stage0, stage1;
+  };
+  const std::uint64_t output = 135'266'304;
+  for (const Row& r : {Row{Recompute::none, 2 * (4 * 119'537'664u + mask), 4 * 119'537'664u + output},
+                       Row{Recompute::selective, 2 * (4 * 35'651'584u + mask), 4 * 35'651'584u + output},
+                       // full: layer inputs only, plus one layer's activations while it is recomputed
+                       Row{Recompute::full, 2 * (4 * 2'097'152u + mask) + 119'537'664u,
+                           4 * 2'097'152u + output + 119'537'664u}}) {
+    SCOPED_TRACE(static_cast<int>(r.policy));
+    const auto stages = job_memory(worked_example(0, r.policy));
+    ASSERT_EQ(stages.size(), 2u);
+    EXPECT_EQ(stages[0].activations, r.stage0);
+    EXPECT_EQ(stages[0].chunks_in_flight, 2u);
+    EXPECT_EQ(stages[1].activations, r.stage1);
+    EXPECT_EQ(stages[1].chunks_in_flight, 1u);
+    EXPECT_EQ(stages[0].total(), stages[0].weights + stages[0].gradients + stages[0].optimizer_states +
+                                     stages[0].activations + stages[0].communication_buffers);
+  }
+}
+
+TEST(Memory, KorthikantiFormulaWithoutSequenceParallelism) {
+  // s b h (10 + 24 / t + 5 a s / (h t)) per layer: the 10 s b h of norms, inputs and dropout masks stay
+  // replicated on every TP rank.
+  TrainingSpec spec = small_gpt();
+  spec.parallel.tensor = 4;
+  spec.parallel.global_batch = 1;
+  const TrainingLayout l(spec, 4);
+  const double s = 1024, b = 1, h = 1024, a = 16, t = 4;
+  EXPECT_EQ(layer_activation_bytes(l, 0, Recompute::none),
+            static_cast<std::uint64_t>(s * b * h * (10 + 24 / t + 5 * a * s / (h * t))));
+  EXPECT_EQ(layer_activation_bytes(l, 0, Recompute::selective), static_cast<std::uint64_t>(s * b * h * (10 + 24 / t)));
+  EXPECT_EQ(layer_activation_bytes(l, 0, Recompute::full), static_cast<std::uint64_t>(2 * s * b * h));
+}
+
+TEST(Memory, InterleavedFirstStageHoldsMoreChunks) {
+  // Korthikanti et al.: the first stage of the interleaved schedule holds L (1 + (P - 1) / (P V))
+  // layers' worth: P V + P - 1 = 11 chunks of L / 8 layers for P = 4, V = 2.
+  TrainingSpec spec = small_gpt();
+  spec.parallel.pipeline = 4;
+  spec.parallel.virtual_stages = 2;
+  spec.parallel.global_batch = 8;
+  const auto stages = job_memory(TrainingLayout(spec, 4));
+  EXPECT_EQ(stages[0].chunks_in_flight, 11u);
+  EXPECT_EQ(stages[3].chunks_in_flight, 5u);  // warm-up 4, then one more before the first backward
+  spec.parallel.virtual_stages = 1;
+  const auto plain = job_memory(TrainingLayout(spec, 4));
+  for (std::uint32_t s = 0; s < 4; ++s) EXPECT_EQ(plain[s].chunks_in_flight, 4u - s);
+}
+
+std::string oom_message(const TrainingSpec& spec, std::uint32_t devices) {
+  try {
+    (void)check_memory(TrainingLayout(spec, devices), h100_cluster(devices).accelerator);
+  } catch (const InfeasibleJob& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(MemoryCheck, FittingJobPasses) {
+  TrainingSpec spec = small_gpt();
+  EXPECT_EQ(check_memory(TrainingLayout(spec, 8), h100_cluster(8).accelerator), "");
+}
+
+TEST(MemoryCheck, OverflowNamesStageComponentsOverflowAndFittingKnobs) {
+  // The 18.4B GPT of Narayanan et al. on 64 GPUs, TP 8, micro-batch 8, no recomputation: activations
+  // of 40 layers x 8 sequences do not fit in 80 GiB.
+  TrainingSpec spec = megatron_gpt(48, 6144, 40);
+  spec.parallel.tensor = 8;
+  spec.parallel.micro_batch = 8;
+  spec.parallel.global_batch = 512;
+  const std::string message = oom_message(spec, 64);
+  ASSERT_FALSE(message.empty());
+  const TrainingLayout l(spec, 64);
+  const MemoryBreakdown m = stage_memory(l, 0);
+  const std::uint64_t capacity = 80ULL << 30;
+  ASSERT_GT(m.total(), capacity);
+  EXPECT_EQ(message.find("workload: stage 0 of 1 needs " + format_gib(m.total()) +
+                         " per device but h100-sxm5-80gb has 80.0 GiB: " + format_gib(m.total() - capacity) + " over"),
+            0u)
+      << message;
+  for (const std::string& part :
+       {"weights " + format_gib(m.weights), "gradients " + format_gib(m.gradients),
+        "optimizer states " + format_gib(m.optimizer_states), "activations " + format_gib(m.activations),
+        "communication buffers " + format_gib(m.communication_buffers)})
+    EXPECT_NE(message.find(part), std::string::npos) << part << "\n" << message;
+  // Recomputation and a smaller micro-batch fit. ZeRO cannot (activations dominate), and neither can a
+  // deeper pipeline: 1F1B's first stage holds P micro-batches of L / P layers, L layers' worth.
+  EXPECT_NE(message.find("fits with: workload.parallel.recompute: "), std::string::npos) << message;
+  EXPECT_NE(message.find("workload.parallel.micro_batch: 4 ("), std::string::npos) << message;
+  EXPECT_EQ(message.find("zero_stage"), std::string::npos) << message;
+  EXPECT_EQ(message.find("pipeline"), std::string::npos) << message;
+  // The recompute that fits, with its total.
+  spec.parallel.recompute = Recompute::selective;
+  const auto selective = job_memory(TrainingLayout(spec, 64));
+  if (selective[0].total() <= capacity) {
+    EXPECT_NE(message.find("workload.parallel.recompute: selective (" + format_gib(selective[0].total()) + ")"),
+              std::string::npos)
+        << message;
+  } else {
+    EXPECT_NE(message.find("workload.parallel.recompute: full ("), std::string::npos) << message;
+  }
+}
+
+TEST(MemoryCheck, WarnOnlyReturnsTheMessage) {
+  TrainingSpec spec = megatron_gpt(48, 6144, 40);
+  spec.parallel.tensor = 8;
+  spec.parallel.micro_batch = 8;
+  spec.parallel.global_batch = 512;
+  spec.memory_warn_only = true;
+  const std::string warning = check_memory(TrainingLayout(spec, 64), h100_cluster(64).accelerator);
+  EXPECT_EQ(warning.find("workload: stage 0 of 1 needs "), 0u);
+}
+
+TEST(MemoryCheck, NothingFitsSaysSo) {
+  // GPT-3 175B on 8 devices: 175B x 16 bytes / 8 is far beyond 80 GiB whatever one knob does.
+  TrainingSpec spec = megatron_gpt(96, 12288, 96);
+  spec.parallel.tensor = 8;
+  spec.parallel.global_batch = 8;
+  const std::string message = oom_message(spec, 8);
+  EXPECT_NE(message.find("no single change of recompute, zero_stage, sequence_parallel, tensor, pipeline, context or "
+                         "micro_batch makes it fit"),
+            std::string::npos)
+      << message;
+}
+
+}  // namespace
+}  // namespace rackscale::models::memory::test

@@ -1,0 +1,317 @@
+// The workload section of scenario configs: training jobs (model presets, overrides, parallelism) and
+// collective sweeps land in the structs exactly; bad values give one located line each.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "config_test_support.hpp"
+#include "io/config/workload_loader.hpp"
+#include "models/memory/memory_check.hpp"
+#include "models/network/build_topology.hpp"
+#include "models/workload/model_parameters.hpp"
+#include "models/workload/training_layout.hpp"
+#include "models/workload/training_plan.hpp"
+
+namespace rackscale::io::test {
+namespace {
+
+namespace wl = models::workload;
+
+// Lines 1-10; the workload's own lines start at line 11. 16 devices.
+std::string scenario(const std::string& workload_lines) {
+  return "name: training\n"
+         "cluster:\n"
+         "  nodes: 2\n"
+         "  accelerator: h100-sxm5-80gb\n"
+         "  nic: connectx7-400g\n"
+         "  scale_out:\n"
+         "    topology: fat_tree\n"
+         "    switch: quantum2-qm9700\n"
+         "    fat_tree: {tiers: 2}\n"
+         "workload:\n" +
+         workload_lines;
+}
+
+const std::string kTraining = "  type: training\n"
+                              "  model: gpt3-175b\n"
+                              "  parallel: {tensor: 8, global_batch: 16}\n";
+
+TEST(WorkloadConfig, TrainingWithAPresetModel) {
+  const models::Scenario s = load_text(scenario(kTraining +
+                                                "  iterations: 3\n"
+                                                "  memory: warn\n"
+                                                "  training_tokens: 300e9\n"));
+  ASSERT_EQ(s.workload.kind, models::WorkloadKind::training);
+  const wl::TrainingSpec& t = s.workload.training;
+  EXPECT_EQ(t.model.name, "gpt3-175b");
+  EXPECT_EQ(t.model.layers, 96u);
+  EXPECT_EQ(t.model.hidden, 12288u);
+  EXPECT_EQ(t.model.heads, 96u);
+  EXPECT_EQ(t.model.kv_heads, 0u);  // as written: the layout resolves it to heads
+  EXPECT_EQ(t.model.ffn_hidden, 49152u);
+  EXPECT_EQ(t.model.activation, wl::Activation::gelu);
+  EXPECT_EQ(t.model.vocabulary, 50257u);
+  EXPECT_EQ(t.model.sequence, 2048u);
+  EXPECT_TRUE(t.model.tied_embeddings);
+  EXPECT_EQ(t.model.experts, 0u);
+  EXPECT_EQ(t.parallel.tensor, 8u);
+  EXPECT_EQ(t.parallel.pipeline, 1u);
+  EXPECT_EQ(t.parallel.data, 0u);
+  EXPECT_EQ(t.parallel.global_batch, 16u);
+  EXPECT_EQ(t.parallel.micro_batch, 1u);
+  EXPECT_EQ(t.parallel.bucket_bytes, 25u << 20);
+  EXPECT_EQ(t.iterations, 3u);
+  EXPECT_TRUE(t.memory_warn_only);
+  EXPECT_EQ(t.training_tokens, 300'000'000'000u);
+  // Keys are located, those from the preset in the preset file.
+  EXPECT_EQ(s.key_locations.at("workload.parallel.tensor"), s.source_file + ":13:14");
+  EXPECT_EQ(s.key_locations.at("workload.model.hidden"), presets_dir() + "/models/gpt3-175b.yaml:7:1");
+}
+
+TEST(WorkloadConfig, EveryParallelKey) {
+  const models::Scenario s = load_text(scenario(
+      "  type: training\n"
+      "  model: {preset: llama3-70b, layers: 8, sequence: 4096}\n"
+      "  parallel:\n"
+      "    tensor: 2\n"
+      "    pipeline: 2\n"
+      "    data: 2\n"
+      "    context: 2\n"
+      "    sequence_parallel: true\n"
+      "    virtual_stages: 2\n"
+      "    zero_stage: 1\n"
+      "    recompute: selective\n"
+      "    global_batch: 8\n"
+      "    micro_batch: 2\n"
+      "    bucket_size: 40MiB\n"
+      "    overlap_grad_reduce: false\n"
+      "    overlap_param_gather: false\n"
+      "    dtype: fp8\n"));
+  const wl::TrainingSpec& t = s.workload.training;
+  EXPECT_EQ(t.model.name, "llama3-70b");
+  EXPECT_EQ(t.model.layers, 8u);
+  EXPECT_EQ(t.model.sequence, 4096u);
+  EXPECT_EQ(t.model.kv_heads, 8u);
+  EXPECT_EQ(t.model.activation, wl::Activation::swiglu);
+  EXPECT_FALSE(t.model.tied_embeddings);
+  const wl::ParallelSpec& p = t.parallel;
+  EXPECT_EQ(p.tensor, 2u);
+  EXPECT_EQ(p.pipeline, 2u);
+  EXPECT_EQ(p.data, 2u);
+  EXPECT_EQ(p.context, 2u);
+  EXPECT_TRUE(p.sequence_parallel);
+  EXPECT_EQ(p.virtual_stages, 2u);
+  EXPECT_EQ(p.zero_stage, 1u);
+  EXPECT_EQ(p.recompute, wl::Recompute::selective);
+  EXPECT_EQ(p.global_batch, 8u);
+  EXPECT_EQ(p.micro_batch, 2u);
+  EXPECT_EQ(p.bucket_bytes, 40u << 20);
+  EXPECT_FALSE(p.overlap_grad_reduce);
+  EXPECT_FALSE(p.overlap_param_gather);
+  EXPECT_EQ(p.dtype, models::accelerator::DType::fp8);
+  EXPECT_FALSE(t.memory_warn_only);
+}
+
+TEST(WorkloadConfig, FullMixtureOfExpertsMapping) {
+  const models::Scenario s = load_text(scenario("  type: training\n"
+                                                "  model:\n"
+                                                "    layers: 4\n"
+                                                "    hidden: 512\n"
+                                                "    heads: 8\n"
+                                                "    kv_heads: 2\n"
+                                                "    vocabulary: 1000\n"
+                                                "    sequence: 256\n"
+                                                "    experts: 16\n"
+                                                "    top_k: 4\n"
+                                                "    moe_ffn_hidden: 256\n"
+                                                "    shared_experts: 1\n"
+                                                "    dense_layers: 1\n"
+                                                "    capacity_factor: 1.25\n"
+                                                "  parallel: {expert: 8, global_batch: 16}\n"));
+  const wl::TransformerSpec& m = s.workload.training.model;
+  EXPECT_EQ(m.name, "custom");
+  EXPECT_EQ(m.kv_heads, 2u);
+  EXPECT_EQ(m.experts, 16u);
+  EXPECT_EQ(m.top_k, 4u);
+  EXPECT_EQ(m.moe_ffn_hidden, 256u);
+  EXPECT_EQ(m.shared_experts, 1u);
+  EXPECT_EQ(m.dense_layers, 1u);
+  EXPECT_EQ(m.capacity_factor, 1.25);
+  EXPECT_EQ(s.workload.training.parallel.expert, 8u);
+}
+
+TEST(WorkloadConfig, OverridesOnAPresetNameAndResolvedYamlReadsBack) {
+  const models::Scenario s =
+      load_text(scenario(kTraining), {"workload.model.layers=48", "workload.parallel.pipeline=2"});
+  EXPECT_EQ(s.workload.training.model.layers, 48u);
+  EXPECT_EQ(s.workload.training.model.hidden, 12288u);  // the rest of the preset stays
+  EXPECT_EQ(s.workload.training.parallel.pipeline, 2u);
+  EXPECT_EQ(s.key_locations.at("workload.model.layers"), "--set workload.model.layers=48");
+  const models::Scenario again = load_text(s.resolved_yaml);
+  EXPECT_EQ(again.workload.training.model.layers, 48u);
+  EXPECT_EQ(again.workload.training.model.vocabulary, 50257u);
+  EXPECT_EQ(again.workload.training.parallel.pipeline, 2u);
+  EXPECT_EQ(again.workload.training.model.name, "gpt3-175b");
+}
+
+TEST(WorkloadConfig, CollectiveSweep) {
+  const models::Scenario s = load_text(scenario("  type: collective\n"
+                                                "  op: all_gather\n"
+                                                "  min_bytes: 1KiB\n"
+                                                "  max_bytes: 1GiB\n"
+                                                "  devices: 8\n"
+                                                "  algorithm: ring\n"));
+  ASSERT_EQ(s.workload.kind, models::WorkloadKind::collective);
+  const wl::CollectiveBenchSpec& c = s.workload.collective;
+  EXPECT_EQ(c.op, models::accelerator::CollectiveKind::all_gather);
+  EXPECT_EQ(c.min_bytes, 1024u);
+  EXPECT_EQ(c.max_bytes, 1u << 30);
+  EXPECT_EQ(c.devices, 8u);
+  EXPECT_EQ(c.algorithm, models::accelerator::Algorithm::ring);
+
+  const models::Scenario d = load_text(scenario("  type: collective\n  op: all_reduce\n"));
+  EXPECT_EQ(d.workload.collective.min_bytes, 8u);
+  EXPECT_EQ(d.workload.collective.max_bytes, 8ULL << 30);
+  EXPECT_EQ(d.workload.collective.devices, 0u);
+  EXPECT_EQ(d.workload.collective.algorithm, models::accelerator::Algorithm::automatic);
+}
+
+// The model presets load and have the published sizes.
+TEST(ModelPresets, SizesMatchTheirSources) {
+  const auto resolved = [](const std::string& name) {
+    wl::TrainingSpec spec;
+    spec.model = load_model_preset(name, presets_dir());
+    spec.parallel.global_batch = 1;
+    return wl::TrainingLayout(spec, 1).model();
+  };
+  const auto billions = [](std::uint64_t n) { return static_cast<double>(n) / 1e9; };
+  EXPECT_NEAR(billions(wl::total_parameters(resolved("gpt3-175b"))), 174.6, 0.1);
+  EXPECT_NEAR(billions(wl::total_parameters(resolved("llama3-70b"))), 70.6, 0.1);    // 70.55B released
+  EXPECT_NEAR(billions(wl::total_parameters(resolved("llama3-405b"))), 405.8, 0.3);  // 405.85B released
+  const wl::TransformerSpec ds = resolved("deepseek-v3");
+  EXPECT_NEAR(billions(wl::total_parameters(ds)), 671.0, 2.0);         // 671B in the report
+  EXPECT_NEAR(billions(wl::active_matmul_parameters(ds)), 37.0, 1.0);  // 37B activated
+  EXPECT_EQ(ds.experts, 256u);
+  EXPECT_EQ(ds.top_k, 8u);
+  EXPECT_EQ(ds.dense_layers, 3u);
+  const std::vector<std::string> names = model_preset_names(presets_dir());
+  EXPECT_GE(names.size(), 14u);
+  for (const auto& name : names) EXPECT_NO_THROW((void)resolved(name)) << name;
+  EXPECT_EQ(resolved("megatron-gpt-145.6b").hidden, 12288u);
+  EXPECT_EQ(resolved("megatron-gpt-1t").layers, 128u);
+}
+
+// The training scenarios in configs/training load, build their network and programs, and fit in memory.
+TEST(TrainingConfigs, LoadBuildAndFit) {
+  const std::vector<std::string> names{"megatron-gpt-145.6b-1536-a100", "llama3-70b-1024-h100",
+                                       "deepseek-v3-2048-h100"};
+  for (const auto& name : names) {
+    SCOPED_TRACE(name);
+    const models::Scenario s = load_scenario(source_dir() + "/configs/training/" + name + ".yaml", {}, presets_dir());
+    EXPECT_EQ(s.name, name);
+    ASSERT_EQ(s.workload.kind, models::WorkloadKind::training);
+    EXPECT_NO_THROW((void)models::network::build_topology(s.cluster, s.network.routing));
+    const wl::TrainingPlan plan = wl::build_training_plan(s.workload.training, s.cluster);
+    EXPECT_EQ(plan.programs.size(), plan.layout.pipeline());
+    EXPECT_EQ(models::memory::check_memory(plan.layout, s.cluster.accelerator), "");
+  }
+  // The Megatron row: 145.6B parameters, data 24, 96 micro-batches per replica.
+  const models::Scenario m =
+      load_scenario(source_dir() + "/configs/training/megatron-gpt-145.6b-1536-a100.yaml", {}, presets_dir());
+  const wl::TrainingPlan plan = wl::build_training_plan(m.workload.training, m.cluster);
+  EXPECT_EQ(plan.layout.data(), 24u);
+  EXPECT_EQ(plan.layout.micro_batches(), 96u);
+  EXPECT_NEAR(static_cast<double>(plan.parameters) / 145.6e9, 1.0, 0.02);
+}
+
+struct BadWorkload {
+  const char* name;
+  std::string workload;
+  std::string message;                            // after "<path>:"
+  std::string accelerator = "h100-sxm5-80gb";
+};
+
+TEST(WorkloadConfig, BadValuesGiveOneLocatedLine) {
+  const std::vector<BadWorkload> table{
+      {"unknown parallel key", "  type: training\n  model: gpt3-175b\n  parallel: {tensr: 8, global_batch: 16}\n",
+       "13:14: workload.parallel.tensr: unknown key; did you mean 'tensor'?"},
+      {"grid does not divide", "  type: training\n  model: gpt3-175b\n  parallel: {tensor: 7, global_batch: 16}\n",
+       "13:22: workload.parallel.tensor: 7 x pipeline 1 x context 1 = 7 does not divide the 16 devices"},
+      {"kv heads vs tensor",
+       "  type: training\n  model: {preset: gpt3-175b, kv_heads: 12}\n  parallel: {tensor: 8, global_batch: 16}\n",
+       "12:40: workload.model.kv_heads: 12 kv_heads and tensor 8: one must divide the other (key/value heads are "
+       "split over the TP group, or replicated when there are fewer)"},
+      {"batch vs data, data not written",
+       "  type: training\n  model: gpt3-175b\n  parallel: {tensor: 8, global_batch: 15}\n",
+       "13:39: workload.parallel.global_batch: 15 sequences are not divisible by micro_batch 1 x data 2 = 2"},
+      {"another type's key", "  type: training\n  model: gpt3-175b\n  pattern: ring\n",
+       "13:3: workload.pattern: only allowed with type: traffic"},
+      {"moe key on a dense model",
+       "  type: training\n  model: {preset: gpt3-175b, top_k: 2}\n  parallel: {global_batch: 16}\n",
+       "12:30: workload.model.top_k: only allowed with experts > 0 (a mixture-of-experts model)"},
+      {"memory", "  type: training\n  model: gpt3-175b\n  parallel: {global_batch: 16}\n  memory: maybe\n",
+       "14:11: workload.memory: expected one of stop, warn, found 'maybe'"},
+      {"zero stage", "  type: training\n  model: gpt3-175b\n  parallel: {zero_stage: 4, global_batch: 16}\n",
+       "13:26: workload.parallel.zero_stage: expected an integer <= 3, found 4"},
+      {"recompute", "  type: training\n  model: gpt3-175b\n  parallel: {recompute: fulll, global_batch: 16}\n",
+       "13:25: workload.parallel.recompute: expected one of none, selective, full, found 'fulll'; did you mean "
+       "'full'?"},
+      {"boolean", "  type: training\n  model: gpt3-175b\n  parallel: {sequence_parallel: yes, global_batch: 16}\n",
+       "13:33: workload.parallel.sequence_parallel: expected true or false, found 'yes'"},
+      {"training tokens", "  type: training\n  model: gpt3-175b\n  parallel: {global_batch: 16}\n"
+                          "  training_tokens: 1.5\n",
+       "14:20: workload.training_tokens: expected a whole number below 1.8e19, found 1.5"},
+      {"missing model", "  type: training\n  parallel: {global_batch: 16}\n",
+       "11:3: workload: missing required key 'model'"},
+      {"missing global batch", "  type: training\n  model: gpt3-175b\n  parallel: {tensor: 8}\n",
+       "13:13: workload.parallel: missing required key 'global_batch'"},
+      {"unknown model key",
+       "  type: training\n  model: {preset: gpt3-175b, layer: 4}\n  parallel: {global_batch: 16}\n",
+       "12:30: workload.model.layer: unknown key; did you mean 'layers'?"},
+      {"unknown type", "  type: trainig\n", "11:9: workload.type: expected one of traffic, collective, training, found "
+                                            "'trainig'; did you mean 'training'?"},
+      {"collective sizes", "  type: collective\n  op: all_reduce\n  min_bytes: 1MiB\n  max_bytes: 1KiB\n",
+       "14:14: workload.max_bytes: expected max_bytes (1024 bytes) >= min_bytes (1048576 bytes)"},
+      {"collective devices", "  type: collective\n  op: all_reduce\n  devices: 32\n",
+       "13:12: workload.devices: expected at most 16 (the cluster's devices), found 32"},
+      {"collective op", "  type: collective\n  op: allreduce\n",
+       "12:7: workload.op: expected one of all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, found "
+       "'allreduce'; did you mean 'all_reduce'?"},
+      {"fp8 on an accelerator without it",
+       "  type: training\n  model: gpt3-175b\n  parallel: {dtype: fp8, global_batch: 16}\n",
+       "13:21: workload.parallel.dtype: fp8 needs an accelerator with FP8 support; a100-sxm4-80gb has no "
+       "peak_fp8_flops",
+       "a100-sxm4-80gb"},
+      {"collective with a training key", "  type: collective\n  op: all_reduce\n  model: gpt3-175b\n",
+       "13:3: workload.model: only allowed with type: training"},
+  };
+  for (const auto& row : table) {
+    SCOPED_TRACE(row.name);
+    std::string text = scenario(row.workload);
+    text.replace(text.find("h100-sxm5-80gb"), 14, row.accelerator);
+    const std::string path = write_temp(text, "bad_workload");
+    EXPECT_EQ(load_error(path), path + ":" + row.message);
+  }
+}
+
+TEST(WorkloadConfig, UnknownModelPresetListsThemAndSuggests) {
+  const std::string path = write_temp(scenario("  type: training\n  model: gpt3\n  parallel: {global_batch: 16}\n"));
+  const std::string error = load_error(path);
+  EXPECT_EQ(error.find(path + ":12:10: workload.model: expected a model preset (one of deepseek-v3, gpt3-175b, "
+                              "llama3-405b, llama3-70b, megatron-gpt-1.7b,"),
+            0u)
+      << error;
+  EXPECT_NE(error.find("found 'gpt3'; did you mean 'gpt3-175b'?"), std::string::npos) << error;
+}
+
+TEST(WorkloadConfig, LayoutErrorInAPresetValuePointsAtThePresetFile) {
+  // hidden comes from the preset file (line 7); 100 heads do not divide it.
+  const std::string path = write_temp(
+      scenario("  type: training\n  model: {preset: gpt3-175b, heads: 100}\n  parallel: {global_batch: 16}\n"));
+  EXPECT_EQ(load_error(path), presets_dir() + "/models/gpt3-175b.yaml:7:9: workload.model.hidden: 12288 is not "
+                                              "divisible by the 100 heads (the head dimension must be whole)");
+}
+
+}  // namespace
+}  // namespace rackscale::io::test
