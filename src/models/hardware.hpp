@@ -31,6 +31,9 @@ struct NicSpec {
   std::string name;
   double bandwidth = 0;           // per direction, bytes/s
   pdes::SimTime latency = 0;      // host-side injection latency added to the first hop
+  // Fraction of `bandwidth` that collective traffic achieves (protocol, framing and copy overheads);
+  // the network carries NIC links at bandwidth x efficiency.
+  double efficiency = 1.0;
   double active_watts = 0;
   double idle_watts = 0;
   std::string source;

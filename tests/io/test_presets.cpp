@@ -17,7 +17,8 @@ const std::vector<std::string> kAcceleratorKeys{
     "name", "peak_bf16_flops", "peak_fp8_flops", "memory",       "memory_bandwidth",
     "tdp",  "idle_power",      "process_nm",     "die_area_mm2", "matmul_efficiency", "matmul_half_dimension",
     "vector_efficiency", "memory_efficiency", "kernel_overhead", "source"};
-const std::vector<std::string> kNicKeys{"name", "bandwidth", "latency", "active_power", "idle_power", "source"};
+const std::vector<std::string> kNicKeys{"name",         "bandwidth",  "latency", "efficiency",
+                                        "active_power", "idle_power", "source"};
 const std::vector<std::string> kSwitchKeys{"name",         "radix",      "port_bandwidth", "latency",
                                            "active_power", "idle_power", "source"};
 

@@ -160,11 +160,7 @@ models::AcceleratorSpec read_accelerator(const ConfigNode& node, const std::stri
   const auto non_negative = [](const ConfigNode& n, const std::string& p) { return read_number(n, p, 0.0); };
   a.process_nm = r.optional("process_nm", 0.0, non_negative);
   a.die_area_mm2 = r.optional("die_area_mm2", 0.0, non_negative);
-  const auto fraction = [](const ConfigNode& n, const std::string& p) {
-    const double f = read_number(n, p, 0.0, true);
-    if (f > 1.0) fail(n, p, "expected a fraction in (0, 1], found " + quote_found(n.scalar));
-    return f;
-  };
+  const auto fraction = read_fraction;
   a.matmul_efficiency = r.optional("matmul_efficiency", a.matmul_efficiency, fraction);
   a.matmul_half_dimension = r.optional("matmul_half_dimension", a.matmul_half_dimension, non_negative);
   a.vector_efficiency = r.optional("vector_efficiency", a.vector_efficiency, fraction);
@@ -175,11 +171,13 @@ models::AcceleratorSpec read_accelerator(const ConfigNode& node, const std::stri
 }
 
 models::NicSpec read_nic(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
-  const MapReader r(node, path, {"name", "bandwidth", "latency", "active_power", "idle_power", "source"}, locations);
+  const MapReader r(node, path, {"name", "bandwidth", "latency", "efficiency", "active_power", "idle_power", "source"},
+                    locations);
   models::NicSpec n;
   n.name = optional_string(r, "name", "custom");
   n.bandwidth = r.required("bandwidth", read_bandwidth);
   n.latency = r.required("latency", read_duration);
+  n.efficiency = r.optional("efficiency", n.efficiency, read_fraction);
   n.active_watts = r.required("active_power", read_power);
   n.idle_watts = read_idle_power(r, "idle_power", n.active_watts, "active_power");
   n.source = optional_string(r, "source", "");

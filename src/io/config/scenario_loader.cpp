@@ -56,7 +56,7 @@ constexpr const char* kSwitched = "only allowed with topology: fat_tree, rail_fa
 
 net::ScaleUpSpec read_scale_up(const ConfigNode& node, const std::string& path, std::uint32_t devices_per_node,
                                KeyLocations* locations) {
-  const MapReader r(node, path, {"kind", "domain_devices", "bandwidth", "latency", "switch"}, locations);
+  const MapReader r(node, path, {"kind", "domain_devices", "bandwidth", "efficiency", "latency", "switch"}, locations);
   net::ScaleUpSpec s;
   s.kind = r.required("kind", [](const ConfigNode& n, const std::string& p) {
     return read_enum<net::ScaleUpKind>(
@@ -64,13 +64,14 @@ net::ScaleUpSpec read_scale_up(const ConfigNode& node, const std::string& path, 
         {{"none", net::ScaleUpKind::none}, {"nvswitch", net::ScaleUpKind::nvswitch}, {"mesh", net::ScaleUpKind::mesh}});
   });
   if (s.kind == net::ScaleUpKind::none) {
-    for (const char* key : {"domain_devices", "bandwidth", "latency", "switch"})
+    for (const char* key : {"domain_devices", "bandwidth", "efficiency", "latency", "switch"})
       r.forbid(key, "only allowed with kind: nvswitch or mesh");
     return s;
   }
   if (s.kind == net::ScaleUpKind::mesh) r.forbid("switch", "only allowed with kind: nvswitch");
   s.domain_devices = r.optional("domain_devices", devices_per_node, read_count);
   s.bandwidth = r.required("bandwidth", read_bandwidth);
+  s.efficiency = r.optional("efficiency", s.efficiency, read_fraction);
   s.latency = r.required("latency", read_duration);
   if (s.kind == net::ScaleUpKind::nvswitch)
     s.switch_spec = read_switch(r.require("switch"), r.path_of("switch"), locations);

@@ -73,6 +73,12 @@ std::uint32_t read_u32(const ConfigNode& node, const std::string& path, std::uin
 
 std::uint32_t read_count(const ConfigNode& node, const std::string& path) { return read_u32(node, path, 1); }
 
+double read_fraction(const ConfigNode& node, const std::string& path) {
+  const double f = read_number(node, path, 0.0, true);
+  if (f > 1.0) fail(node, path, "expected a fraction in (0, 1], found " + node.scalar);
+  return f;
+}
+
 double read_number(const ConfigNode& node, const std::string& path, double min, bool exclusive) {
   const std::string& text = scalar_text(node, path, "a number");
   double value = 0;

@@ -41,6 +41,8 @@ using KeyLocations = std::map<std::string, std::string>;
 [[nodiscard]] std::uint32_t read_count(const ConfigNode& node, const std::string& path);
 // A finite number >= min (or > min when `exclusive`).
 [[nodiscard]] double read_number(const ConfigNode& node, const std::string& path, double min, bool exclusive = false);
+// A fraction in (0, 1]: "expected a fraction in (0, 1], found 1.5".
+[[nodiscard]] double read_fraction(const ConfigNode& node, const std::string& path);
 // Quantities with units (io/config/units.hpp). Bandwidths and FLOP rates must be > 0, durations and
 // powers >= 0.
 [[nodiscard]] double read_bandwidth(const ConfigNode& node, const std::string& path);

@@ -65,13 +65,15 @@ FabricFigures fabric_figures(const network::ClusterSpec& cluster, const MemberLa
   f.domains = std::max<std::uint32_t>(1, layout.distinct_domains);
   f.ranks_per_domain = std::max<std::uint32_t>(1, layout.members / f.domains);
   f.scale_up = cluster.scale_up.kind != network::ScaleUpKind::none && cluster.scale_up.domain_devices > 1;
-  double nic = cluster.nic.bandwidth;
+  // The links as the network carries them (nominal bandwidth x efficiency).
+  double nic = cluster.nic.bandwidth * cluster.nic.efficiency;
   if (cluster.scale_out.kind == network::ScaleOutKind::torus3d) nic = cluster.scale_out.torus.link_bandwidth;
   if (cluster.scale_out.switch_spec.port_bandwidth > 0) nic = std::min(nic, cluster.scale_out.switch_spec.port_bandwidth);
+  const double scale_up = cluster.scale_up.bandwidth * cluster.scale_up.efficiency;
   if (f.domains == 1 && f.scale_up)
-    f.bus_bandwidth = cluster.scale_up.bandwidth;
+    f.bus_bandwidth = scale_up;
   else if (f.scale_up)
-    f.bus_bandwidth = std::min(cluster.scale_up.bandwidth, f.ranks_per_domain * nic);
+    f.bus_bandwidth = std::min(scale_up, f.ranks_per_domain * nic);
   else
     f.bus_bandwidth = nic;
   return f;

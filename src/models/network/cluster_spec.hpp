@@ -22,6 +22,7 @@ struct ScaleUpSpec {
   ScaleUpKind kind = ScaleUpKind::none;
   std::uint32_t domain_devices = 0;  // devices per domain: devices_per_node (NVSwitch node), 72 (NVL72)
   double bandwidth = 0;              // per device per direction into the fabric, bytes/s
+  double efficiency = 1.0;           // fraction of it collectives achieve; links carry bandwidth x efficiency
   pdes::SimTime latency = 0;         // device to device through the fabric (one hop each way)
   SwitchSpec switch_spec;            // for nvswitch: power and naming; radix is not limiting
 };

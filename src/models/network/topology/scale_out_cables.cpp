@@ -24,7 +24,7 @@ ScaleOutCables plan_scale_out_cables(const ClusterSpec& cluster, std::string_vie
   }
   const pdes::SimTime cable = cluster.scale_out.cable_latency;
   ScaleOutCables cables;
-  cables.nic_bandwidth = std::min(cluster.nic.bandwidth, sw.port_bandwidth);
+  cables.nic_bandwidth = std::min(cluster.nic.bandwidth * cluster.nic.efficiency, sw.port_bandwidth);
   cables.switch_bandwidth = sw.port_bandwidth;
   // The NIC's latency is split between its transmit and receive sides, as a NIC spends it on both.
   // End to end nothing changes, but the switch -> device direction is no longer bare cable, which

@@ -90,12 +90,12 @@ void connect_scale_up(TopologyBuilder& builder, const ComputeLayout& layout, con
       const NodeId sw = layout.domain_switch_node(domain);
       for (std::uint32_t local = 0; local < size; ++local) {
         builder.connect({layout.device_node(domain * size + local), 0}, {sw, local}, LinkClass::scale_up,
-                        scale_up.bandwidth, to_switch, to_device);
+                        scale_up.bandwidth * scale_up.efficiency, to_switch, to_device);
       }
     }
   } else if (scale_up.kind == ScaleUpKind::mesh) {
     // Each device splits its fabric bandwidth evenly over its peers (a fully connected mesh of links).
-    const double bandwidth = scale_up.bandwidth / static_cast<double>(size - 1);
+    const double bandwidth = scale_up.bandwidth * scale_up.efficiency / static_cast<double>(size - 1);
     for (std::uint32_t domain = 0; domain < layout.domain_count(); ++domain) {
       for (std::uint32_t i = 0; i < size; ++i) {
         for (std::uint32_t j = i + 1; j < size; ++j) {
