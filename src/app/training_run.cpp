@@ -131,6 +131,18 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
                                                "({}): raise simulation.end",
                                                unfinished, spec.iterations, pdes::format_time(scenario.simulation.end)));
 
+  // A device that finished its last iteration before the last device did waited for it (in a pipeline,
+  // the drain): charge that wait, so every device's breakdown adds up to the run's time.
+  std::vector<std::uint64_t> tail(static_cast<std::size_t>(stages) * kParts, 0), tail_all(tail.size(), 0);
+  if (!ends.empty())
+    for (const auto& [device, executor] : executors) {
+      const auto& own = executor->stats().iteration_end;
+      const std::uint64_t wait = own.empty() ? ends.back() : ends.back() - own.back();
+      tail[static_cast<std::size_t>(plan.layout.role_of(device)) * kParts + (stages > 1 ? 6 : 7)] += wait;
+    }
+  pdes::reduce_to_all(comm, tail, tail_all, pdes::Reduction::sum);
+  for (std::size_t k = 0; k < by_stage_all.size(); ++k) by_stage_all[k] += tail_all[k];
+
   pdes::SimTime previous = 0;
   for (const auto end : ends) {
     report.iteration_times.push_back(end - previous);

@@ -75,9 +75,16 @@ net::ClusterSpec star_cluster(std::uint32_t p) {
   return c;
 }
 
-net::NetworkSpec analytical() { return {}; }
+// These tests check the algorithms' messages, so collectives always run as messages (never the
+// closed form that network.collectives: automatic would pick in analytical fidelity).
+net::NetworkSpec analytical() {
+  net::NetworkSpec s;
+  s.collectives = net::CollectiveModel::messages;
+  return s;
+}
 net::NetworkSpec chunks() {
   net::NetworkSpec s;
+  s.collectives = net::CollectiveModel::messages;
   s.fidelity = net::Fidelity::chunk;
   s.chunk_bytes = 64 * 1024;
   s.routing = net::RoutingMode::spray;

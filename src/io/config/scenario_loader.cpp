@@ -213,9 +213,15 @@ net::NetworkSpec read_network(const ConfigNode* node, net::ScaleOutKind topology
   net::NetworkSpec n;
   n.routing = default_routing(topology);
   if (node == nullptr) return n;
-  const MapReader r(*node, "network", {"fidelity", "chunk_size", "forwarding", "routing"}, locations);
+  const MapReader r(*node, "network", {"fidelity", "chunk_size", "forwarding", "routing", "collectives"}, locations);
   n.fidelity = r.optional("fidelity", n.fidelity, [](const ConfigNode& v, const std::string& p) {
     return read_enum<net::Fidelity>(v, p, {{"analytical", net::Fidelity::analytical}, {"chunk", net::Fidelity::chunk}});
+  });
+  n.collectives = r.optional("collectives", n.collectives, [](const ConfigNode& v, const std::string& p) {
+    return read_enum<net::CollectiveModel>(v, p,
+                                           {{"automatic", net::CollectiveModel::automatic},
+                                            {"messages", net::CollectiveModel::messages},
+                                            {"closed_form", net::CollectiveModel::closed_form}});
   });
   n.chunk_bytes = r.optional("chunk_size", n.chunk_bytes,
                              [](const ConfigNode& v, const std::string& p) { return read_size(v, p, 1); });

@@ -144,7 +144,7 @@ wl::ParallelSpec read_parallel(const ConfigNode& node, const std::string& path, 
   const MapReader r(node, path,
                     {"tensor", "pipeline", "data", "context", "expert", "sequence_parallel", "virtual_stages",
                      "zero_stage", "recompute", "global_batch", "micro_batch", "bucket_size", "overlap_grad_reduce",
-                     "overlap_param_gather", "dtype"},
+                     "overlap_param_gather", "dtype", "fused_attention"},
                     locations);
   wl::ParallelSpec p;
   p.tensor = r.optional("tensor", p.tensor, read_count);
@@ -172,6 +172,7 @@ wl::ParallelSpec read_parallel(const ConfigNode& node, const std::string& path, 
   });
   p.overlap_grad_reduce = r.optional("overlap_grad_reduce", p.overlap_grad_reduce, read_bool);
   p.overlap_param_gather = r.optional("overlap_param_gather", p.overlap_param_gather, read_bool);
+  p.fused_attention = r.optional("fused_attention", p.fused_attention, read_bool);
   p.dtype = r.optional("dtype", p.dtype, [](const ConfigNode& v, const std::string& k) {
     return read_enum<DType>(v, k, {{"bf16", DType::bf16}, {"fp8", DType::fp8}});
   });

@@ -1,5 +1,6 @@
 #include "models/accelerator/device_executor.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -113,15 +114,18 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
   inside_start_ = true;
   switch (op.kind) {
     case OpKind::compute: {
-      // The compute units were idle since compute_idle_since_; blame the wait on what just finished.
-      const pdes::SimTime gap = now - compute_idle_since_;
-      if (gap > 0) {
-        if (blocker_ == OpKind::collective)
-          stats_.breakdown.exposed_communication += gap;
-        else if (blocker_ == OpKind::send || blocker_ == OpKind::recv)
-          stats_.breakdown.pipeline_bubble += gap;
-        else
-          stats_.breakdown.idle += gap;
+      // The compute units were idle since compute_idle_since_; blame the wait on what just finished. A
+      // collective that itself had to wait for a pipeline transfer (the backward's first all-gather
+      // after the gradient arrives) is charged only from its own start; the wait before that goes to
+      // what it waited for.
+      if (now > compute_idle_since_) {
+        if (blocker_ == OpKind::compute) {
+          charge_wait(compute_idle_since_, now, OpKind::compute);
+        } else {
+          const pdes::SimTime own_start = std::clamp(blocker_origin_.start, compute_idle_since_, now);
+          charge_wait(compute_idle_since_, own_start, blocker_origin_.cause);
+          charge_wait(own_start, now, blocker_);
+        }
       }
       compute_busy_ = true;
       compute_started_ = now;
@@ -129,6 +133,7 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
       break;
     }
     case OpKind::collective: {
+      in_flight_[i] = {now, blocker_};
       collectives::CollectiveCall call;
       call.kind = op.collective;
       call.algorithm = op.algorithm;
@@ -149,6 +154,7 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
       break;
     }
     case OpKind::send: {
+      in_flight_[i] = {now, blocker_};
       const std::uint64_t tag = pipeline_tag(pipeline_tag_of(op));
       waiting_ack_.emplace(tag | kAckBit, i);
       device.send_message(role_->peer(op.peer, op), op.bytes, (static_cast<std::uint64_t>(device.device()) << 32) | op.match,
@@ -157,6 +163,7 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
       break;
     }
     case OpKind::recv: {
+      in_flight_[i] = {now, blocker_};
       const std::uint64_t tag = pipeline_tag(pipeline_tag_of(op));
       if (arrived_.erase(tag) > 0)
         finish_soon(device, i);
@@ -219,6 +226,17 @@ void DeviceExecutor::on_delivery(network::DeviceLp& device, const network::Deliv
   }
 }
 
+void DeviceExecutor::charge_wait(pdes::SimTime from, pdes::SimTime to, OpKind cause) {
+  if (to <= from) return;
+  const pdes::SimTime wait = to - from;
+  if (cause == OpKind::collective)
+    stats_.breakdown.exposed_communication += wait;
+  else if (cause == OpKind::send || cause == OpKind::recv)
+    stats_.breakdown.pipeline_bubble += wait;
+  else
+    stats_.breakdown.idle += wait;
+}
+
 void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
   const Op& op = index_->program().ops[i];
   const pdes::SimTime now = device.time();
@@ -239,15 +257,22 @@ void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
     }
   }
   blocker_ = op.kind;
+  if (op.kind != OpKind::compute) {
+    const auto it = in_flight_.find(i);
+    blocker_origin_ = it != in_flight_.end() ? it->second : InFlight{now, OpKind::compute};
+    if (it != in_flight_.end()) in_flight_.erase(it);
+  }
   if (remaining_ == 0) {
     // The compute units waited for whatever finished last (typically the data-parallel reduction).
-    const pdes::SimTime tail = now - compute_idle_since_;
-    if (op.kind == OpKind::collective)
-      stats_.breakdown.exposed_communication += tail;
-    else if (op.kind == OpKind::send || op.kind == OpKind::recv)
-      stats_.breakdown.pipeline_bubble += tail;
-    else
-      stats_.breakdown.idle += tail;
+    if (now > compute_idle_since_) {
+      if (op.kind == OpKind::compute) {
+        charge_wait(compute_idle_since_, now, OpKind::compute);
+      } else {
+        const pdes::SimTime own_start = std::clamp(blocker_origin_.start, compute_idle_since_, now);
+        charge_wait(compute_idle_since_, own_start, blocker_origin_.cause);
+        charge_wait(own_start, now, op.kind);
+      }
+    }
     stats_.iteration_end.push_back(now);
     if (++iteration_ < iterations_) begin_iteration(device);
     return;

@@ -116,6 +116,15 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   pdes::SimTime compute_started_ = 0;
   pdes::SimTime compute_idle_since_ = 0;
   OpKind blocker_ = OpKind::compute;          // kind of the op whose completion is being handled
+  // A communication op in flight: when it started and what it had waited for (the blocker then), so a
+  // compute op waiting on it can split its wait into the op's own time and what the op waited for.
+  struct InFlight {
+    pdes::SimTime start = 0;
+    OpKind cause = OpKind::compute;
+  };
+  std::unordered_map<OpIndex, InFlight> in_flight_;
+  InFlight blocker_origin_;                   // InFlight of the blocker, when it was a communication op
+  void charge_wait(pdes::SimTime from, pdes::SimTime to, OpKind cause);
   bool inside_start_ = false;                 // a completion now would re-enter start_op
   std::unordered_set<std::uint64_t> arrived_; // pipeline data that came before its recv started
   std::unordered_map<std::uint64_t, OpIndex> waiting_recv_;  // recv started, data not in yet

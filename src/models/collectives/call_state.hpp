@@ -19,6 +19,8 @@ class Outbox {
   // the flow, so ECMP spreads a call's channels over paths.
   virtual void send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint32_t channel,
                     std::uint32_t index) = 0;
+  // Calls the state's wake() at simulated time `at` (>= now).
+  virtual void wake_at(network::DeviceLp& device, pdes::SimTime at) = 0;
 };
 
 class CallState {
@@ -30,6 +32,8 @@ class CallState {
 
   virtual void begin(network::DeviceLp& device, Outbox& out) = 0;
   virtual void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) = 0;
+  // A wake-up the state asked for with Outbox::wake_at.
+  virtual void wake(network::DeviceLp& /*device*/, Outbox& /*out*/) {}
   // Every expected message has arrived and every message of this member has been sent.
   [[nodiscard]] virtual bool finished() const = 0;
 };

@@ -28,7 +28,8 @@ class Engine final : public CollectiveEngine, private Outbox {
       throw std::invalid_argument(fmt::format("collective: device {} started call {} while a call with that key is "
                                               "still running",
                                               device.device(), call.key));
-    CallPlan plan = plan_call(cluster_, call, options_);
+    CallPlan plan = use_closed_form(cluster_, call, device.network().spec) ? plan_closed_form(cluster_, topology_, call)
+                                                                          : plan_call(cluster_, call, options_);
     Active a;
     a.record = {call.key, call.kind, plan.algorithm, call.bytes, static_cast<std::uint32_t>(call.members.size()),
                 device.time(), device.time()};
@@ -67,7 +68,18 @@ class Engine final : public CollectiveEngine, private Outbox {
     finish_if_done(device, key);
   }
 
-  void on_timer(network::DeviceLp& device, const pdes::Event& event) override { pacer().on_timer(device, event); }
+  void on_timer(network::DeviceLp& device, const pdes::Event& event) override {
+    if (event.payload[3] != kWakeCall) {
+      pacer().on_timer(device, event);
+      return;
+    }
+    const auto key = static_cast<std::uint32_t>(event.payload[0]);
+    Active* const a = find(key);
+    if (a == nullptr) return;  // cannot happen: a call waits for its own wake-up
+    key_ = key;
+    a->state->wake(device, *this);
+    finish_if_done(device, key);
+  }
 
  private:
   struct Active {
@@ -85,6 +97,14 @@ class Engine final : public CollectiveEngine, private Outbox {
       pacer().send(device, dst_device, bytes, flow, tag);
     else
       device.send_message(dst_device, bytes, flow, tag);
+  }
+
+  // Timer payload[3]: kWakeCall marks a call's own wake-up (payload[0] = its key); the pacer's timers
+  // leave it 0.
+  static constexpr std::uint64_t kWakeCall = 1;
+
+  void wake_at(network::DeviceLp& device, pdes::SimTime at) override {
+    device.schedule(at - device.time(), kCollectiveTimerKind, {key_, 0, 0, kWakeCall});
   }
 
   void finish_if_done(network::DeviceLp& device, std::uint32_t key) {

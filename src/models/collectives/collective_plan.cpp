@@ -1,12 +1,14 @@
 #include "models/collectives/collective_plan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
 #include "models/accelerator/message_tags.hpp"
 #include "models/collectives/all_to_all.hpp"
+#include "models/collectives/closed_form.hpp"
 #include "models/collectives/cost_model.hpp"
 #include "models/collectives/halving_doubling.hpp"
 #include "models/collectives/hierarchical.hpp"
@@ -59,6 +61,33 @@ Algorithm resolve_algorithm(const network::ClusterSpec& cluster, const MemberLay
     return select_algorithm(kind, bytes, fabric_figures(cluster, layout)).algorithm;
   if (requested == Algorithm::hierarchical && !hierarchical_applies(layout)) return Algorithm::ring;
   return requested;
+}
+
+bool use_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call,
+                     const network::NetworkSpec& network) {
+  switch (network.collectives) {
+    case network::CollectiveModel::closed_form: return true;
+    case network::CollectiveModel::messages: return false;
+    case network::CollectiveModel::automatic: break;
+  }
+  if (network.fidelity == network::Fidelity::analytical) return true;
+  // Inside one NVSwitch domain the fabric is non-blocking: only the call's own traffic meets at a port.
+  return cluster.scale_up.kind == network::ScaleUpKind::nvswitch &&
+         analyse_members(cluster, call.members).distinct_domains <= 1;
+}
+
+CallPlan plan_closed_form(const network::ClusterSpec& cluster, const network::Topology& topology,
+                          const CollectiveCall& call) {
+  const MemberLayout layout = analyse_members(cluster, call.members);
+  CallPlan plan;
+  plan.algorithm = resolve_algorithm(cluster, layout, call.kind, call.algorithm, call.bytes);
+  if (call.bytes == 0 || layout.members <= 1) return plan;
+  // NCCL's model covers ring and tree; the other algorithms are given the ring's time.
+  const Algorithm modelled = plan.algorithm == Algorithm::tree ? Algorithm::tree : Algorithm::ring;
+  const double seconds = predict(call.kind, modelled, call.bytes, fabric_figures(cluster, layout)).seconds;
+  plan.state = std::make_unique<ClosedFormMachine>(topology, call.members, call.rank,
+                                                   static_cast<pdes::SimTime>(std::llround(seconds * 1e12)));
+  return plan;
 }
 
 CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& call, const CollectiveOptions& options) {

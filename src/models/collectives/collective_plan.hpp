@@ -33,6 +33,15 @@ struct CallPlan {
 [[nodiscard]] CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& call,
                                  const CollectiveOptions& options);
 
+// Whether `network` (network.collectives, network.fidelity) wants `call` as a closed form rather than
+// as messages: always, never, or (automatic) where the network could not add contention to it anyway.
+[[nodiscard]] bool use_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call,
+                                   const network::NetworkSpec& network);
+
+// The call as a closed form (closed_form.hpp): NCCL's predicted time for the algorithm that would run.
+[[nodiscard]] CallPlan plan_closed_form(const network::ClusterSpec& cluster, const network::Topology& topology,
+                                        const CollectiveCall& call);
+
 // The algorithm that runs for `requested` (never automatic or nvls).
 [[nodiscard]] Algorithm resolve_algorithm(const network::ClusterSpec& cluster, const MemberLayout& layout,
                                           CollectiveKind kind, Algorithm requested, std::uint64_t bytes);

@@ -92,8 +92,17 @@ enum class RoutingMode {
   dimension_order,  // torus: x, then y, then z, each the shorter way round
 };
 
+// How collectives are simulated (network.collectives).
+enum class CollectiveModel {
+  automatic,    // closed_form where the network cannot add contention to it (analytical fidelity, or a
+                // call inside one non-blocking scale-up domain), messages elsewhere
+  messages,     // always: the algorithm's point-to-point messages through the network
+  closed_form,  // always: NCCL's cost model for the call's time; members only synchronize
+};
+
 struct NetworkSpec {
   Fidelity fidelity = Fidelity::analytical;
+  CollectiveModel collectives = CollectiveModel::automatic;
   std::uint64_t chunk_bytes = 64 * 1024;
   Forwarding forwarding = Forwarding::cut_through;
   RoutingMode routing = RoutingMode::ecmp;

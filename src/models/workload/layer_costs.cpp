@@ -51,6 +51,7 @@ LayerCosts::LayerCosts(const TrainingLayout& l) {
   fe_in_t_ = gated * fe_t_;
   vocab_t_ = (std::uint64_t{m.vocabulary} + t - 1) / t;
   capacity_ = m.capacity_factor;
+  fused_attention_ = p.fused_attention;
 }
 
 ComputeCost LayerCosts::gemm(std::uint64_t m, std::uint64_t n, std::uint64_t k, std::uint64_t batch) const {
@@ -73,6 +74,13 @@ ComputeCost LayerCosts::attention(std::uint64_t kv_tokens) const {
   ComputeCost c = gemm(s_q_, kv_tokens, d_, 2 * b_ * a_t_);
   // Flash attention never writes the score matrix: Q and the output, K and V.
   c.bytes = 2.0 * d(b_) * (2.0 * d(s_q_ * a_t_ * d_) + 2.0 * d(kv_tokens * g_t_ * d_));
+  if (!fused_attention_) {
+    // Unfused (Megatron-LM's scaled-masked-softmax and dropout kernels): per score element, QK^T writes
+    // it (2 bytes), the softmax reads it and writes the probabilities (4), dropout reads them and writes
+    // the kept values and a 1-byte mask (5), and the product with V reads them (2): 13 bytes, 3 kernels.
+    c.bytes += 13.0 * d(b_ * a_t_) * d(s_q_) * d(kv_tokens);
+    c.kernels += 3;
+  }
   return c;
 }
 

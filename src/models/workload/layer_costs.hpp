@@ -78,6 +78,7 @@ class LayerCosts {
 
   accelerator::DType dtype_;
   double operand_bytes_;
+  bool fused_attention_ = true;
   std::uint64_t b_, s_, s_q_, n_, n_sp_, h_, a_t_, g_t_, d_, f_t_, f_in_t_;
   std::uint64_t experts_, local_experts_, top_k_, shared_, fe_t_, fe_in_t_, vocab_t_;
   double capacity_;

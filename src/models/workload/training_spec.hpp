@@ -56,6 +56,10 @@ struct ParallelSpec {
   bool overlap_grad_reduce = true;  // start a bucket's DP reduction as soon as its gradients exist
   bool overlap_param_gather = true; // ZeRO-3: gather the next layer's weights during this layer
   accelerator::DType dtype = accelerator::DType::bf16;  // matrix products; weights and activations in bf16
+  // Fused (flash) attention keeps the score matrix on chip; unfused attention (Megatron-LM before
+  // FlashAttention, e.g. Narayanan et al. 2021) writes it to HBM and reads it back around the softmax
+  // and dropout kernels.
+  bool fused_attention = true;
 };
 
 struct TrainingSpec {

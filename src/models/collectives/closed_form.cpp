@@ -1,0 +1,61 @@
+#include "models/collectives/closed_form.hpp"
+
+#include <algorithm>
+
+#include "models/network/path.hpp"
+
+namespace rackscale::models::collectives {
+namespace {
+constexpr std::uint32_t kArrived = 0;
+constexpr std::uint32_t kRelease = 1;
+}  // namespace
+
+ClosedFormMachine::ClosedFormMachine(const network::Topology& topology, std::vector<std::uint32_t> members,
+                                     std::uint32_t rank, pdes::SimTime duration)
+    : topology_(topology), members_(std::move(members)), rank_(rank), duration_(duration) {}
+
+pdes::SimTime ClosedFormMachine::latency(std::uint32_t from_device, std::uint32_t to_device) const {
+  return network::path_figures(topology_, topology_.devices[from_device], topology_.devices[to_device], 0).latency;
+}
+
+void ClosedFormMachine::begin(network::DeviceLp& device, Outbox& out) {
+  if (rank_ != 0) {
+    out.send(device, members_[0], 0, 0, kArrived);
+    return;
+  }
+  last_start_ = std::max(last_start_, device.time());
+  ++arrivals_;
+  release_if_all_here(device, out);
+}
+
+void ClosedFormMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) {
+  const pdes::SimTime now = device.time();
+  if (index == kRelease) {
+    const pdes::SimTime a = latency(members_[0], device.device());
+    const pdes::SimTime last_start = now >= 2 * a ? now - 2 * a : 0;
+    end_at(device, out, std::max(now, last_start + duration_));
+    return;
+  }
+  // The leader hears from a member.
+  const pdes::SimTime a = latency(src_device, device.device());
+  last_start_ = std::max(last_start_, now >= a ? now - a : 0);
+  ++arrivals_;
+  release_if_all_here(device, out);
+}
+
+void ClosedFormMachine::release_if_all_here(network::DeviceLp& device, Outbox& out) {
+  if (arrivals_ < members_.size()) return;
+  for (std::uint32_t r = 1; r < members_.size(); ++r) out.send(device, members_[r], 0, 0, kRelease);
+  end_at(device, out, std::max(device.time(), last_start_ + duration_));
+}
+
+void ClosedFormMachine::end_at(network::DeviceLp& device, Outbox& out, pdes::SimTime at) {
+  if (at <= device.time())
+    finished_ = true;
+  else
+    out.wake_at(device, at);
+}
+
+void ClosedFormMachine::wake(network::DeviceLp& /*device*/, Outbox& /*out*/) { finished_ = true; }
+
+}  // namespace rackscale::models::collectives
