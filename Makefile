@@ -15,7 +15,7 @@ build: deps
 	@cmake --build --preset release -j $(JOBS)
 
 run: build
-	$(MPIRUN) -np 2 build/rackscale run configs/examples/fat-tree-128.yaml
+	$(MPIRUN) -np 2 build/rackscale run configs/training/laptop-64.yaml
 
 test: build
 	ctest --preset release -j $(JOBS)

@@ -27,7 +27,7 @@ RunCommand::RunCommand(CLI::App& parent)
   command_->add_option("config", config_, "Scenario file (YAML; see docs/config.md)")->required();
   command_->add_option("--set", overrides_, "Override a config value: --set cluster.nodes=32 (repeatable)");
   command_->add_option("--partition", options_.partition,
-                       fmt::format("Rack placement on ranks: {} (default: the config's simulation.partition, metis)",
+                       fmt::format("Rack placement on ranks: {} (default: the config's simulation.partition; metis, round_robin for training)",
                                    fmt::join(partition::partitioner_names(), ", ")));
   command_->add_option("--queue", options_.queue, fmt::format("Event queue: {} (default {})",
                                                               fmt::join(pdes::event_queue_names(), ", "),

@@ -12,6 +12,7 @@
 
 #include "models/accelerator/device_executor.hpp"
 #include "models/collectives/collective_engine.hpp"
+#include "models/collectives/latency_cache.hpp"
 #include "models/memory/memory_check.hpp"
 #include "models/network/build_topology.hpp"
 #include "models/network/network_lps.hpp"
@@ -83,11 +84,13 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   for (const auto& program : plan.programs) indexes.push_back(std::make_shared<acc::ProgramIndex>(program));
   net::NetworkContext network(topology, scenario.network);
   acc::CollectiveTallies tallies;
+  models::collectives::CollectiveOptions collective_options;
+  collective_options.latencies = std::make_shared<models::collectives::LatencyCache>(topology);
   std::vector<std::pair<std::uint32_t, const acc::DeviceExecutor*>> executors;  // this rank's, by device
   net::add_network_lps(engine, network, [&](std::uint32_t device) {
     auto executor = std::make_unique<acc::DeviceExecutor>(
         cluster.accelerator, indexes[plan.layout.role_of(device)], std::make_unique<wl::TrainingRole>(plan, device),
-        models::collectives::make_collective_engine(cluster, topology), tallies, spec.iterations);
+        models::collectives::make_collective_engine(cluster, topology, collective_options), tallies, spec.iterations);
     executors.emplace_back(device, executor.get());
     return executor;
   });

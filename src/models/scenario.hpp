@@ -43,7 +43,7 @@ struct WorkloadSpec {
 struct SimulationSpec {
   std::uint64_t seed = 1;
   pdes::SimTime end = pdes::kNever;  // stop time; kNever: run until no events remain
-  std::string partition = "metis";   // rack -> rank partitioner (the --partition option overrides)
+  std::string partition = "metis";   // rack -> rank partitioner (--partition overrides); round_robin for training
 };
 
 struct Scenario {

@@ -10,17 +10,23 @@ constexpr std::uint32_t kArrived = 0;
 constexpr std::uint32_t kRelease = 1;
 }  // namespace
 
-ClosedFormMachine::ClosedFormMachine(const network::Topology& topology, std::vector<std::uint32_t> members,
-                                     std::uint32_t rank, pdes::SimTime duration)
-    : topology_(topology), members_(std::move(members)), rank_(rank), duration_(duration) {}
+ClosedFormMachine::ClosedFormMachine(LatencyCache& latencies, std::vector<std::uint32_t> members, std::uint32_t rank,
+                                     pdes::SimTime duration)
+    : latencies_(latencies),
+      leader_(members.front()),
+      member_count_(static_cast<std::uint32_t>(members.size())),
+      rank_(rank),
+      duration_(duration) {
+  if (rank_ == 0) members_ = std::move(members);  // only the leader sends to every member
+}
 
 pdes::SimTime ClosedFormMachine::latency(std::uint32_t from_device, std::uint32_t to_device) const {
-  return network::path_figures(topology_, topology_.devices[from_device], topology_.devices[to_device], 0).latency;
+  return latencies_.between(from_device, to_device);
 }
 
 void ClosedFormMachine::begin(network::DeviceLp& device, Outbox& out) {
   if (rank_ != 0) {
-    out.send(device, members_[0], 0, 0, kArrived);
+    out.send(device, leader_, 0, 0, kArrived);
     return;
   }
   last_start_ = std::max(last_start_, device.time());
@@ -31,7 +37,7 @@ void ClosedFormMachine::begin(network::DeviceLp& device, Outbox& out) {
 void ClosedFormMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) {
   const pdes::SimTime now = device.time();
   if (index == kRelease) {
-    const pdes::SimTime a = latency(members_[0], device.device());
+    const pdes::SimTime a = latency(leader_, device.device());
     const pdes::SimTime last_start = now >= 2 * a ? now - 2 * a : 0;
     end_at(device, out, std::max(now, last_start + duration_));
     return;
@@ -44,7 +50,7 @@ void ClosedFormMachine::receive(network::DeviceLp& device, Outbox& out, std::uin
 }
 
 void ClosedFormMachine::release_if_all_here(network::DeviceLp& device, Outbox& out) {
-  if (arrivals_ < members_.size()) return;
+  if (arrivals_ < member_count_) return;
   for (std::uint32_t r = 1; r < members_.size(); ++r) out.send(device, members_[r], 0, 0, kRelease);
   end_at(device, out, std::max(device.time(), last_start_ + duration_));
 }

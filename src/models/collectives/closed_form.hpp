@@ -10,10 +10,12 @@
 // start + T. The leader knows each start exactly (arrival minus that member's path latency); a member
 // that receives its release at R, from a leader a latency a away, takes the last start as R - 2a (exact
 // when the members' latencies to the leader are equal, as in a scale-up domain or a uniform tree).
+#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "models/collectives/call_state.hpp"
+#include "models/collectives/latency_cache.hpp"
 #include "models/network/topology.hpp"
 #include "pdes/time.hpp"
 
@@ -21,7 +23,7 @@ namespace rackscale::models::collectives {
 
 class ClosedFormMachine final : public CallState {
  public:
-  ClosedFormMachine(const network::Topology& topology, std::vector<std::uint32_t> members, std::uint32_t rank,
+  ClosedFormMachine(LatencyCache& latencies, std::vector<std::uint32_t> members, std::uint32_t rank,
                     pdes::SimTime duration);
   void begin(network::DeviceLp& device, Outbox& out) override;
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;
@@ -32,9 +34,10 @@ class ClosedFormMachine final : public CallState {
   void end_at(network::DeviceLp& device, Outbox& out, pdes::SimTime at);
   void release_if_all_here(network::DeviceLp& device, Outbox& out);
   [[nodiscard]] pdes::SimTime latency(std::uint32_t from_device, std::uint32_t to_device) const;
-
-  const network::Topology& topology_;
-  std::vector<std::uint32_t> members_;
+  LatencyCache& latencies_;
+  std::uint32_t leader_;
+  std::uint32_t member_count_;
+  std::vector<std::uint32_t> members_;  // the leader's only
   std::uint32_t rank_;
   pdes::SimTime duration_;
   pdes::SimTime last_start_ = 0;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "models/accelerator/message_tags.hpp"
+#include "models/collectives/closed_form.hpp"
 #include "models/collectives/collective_plan.hpp"
 #include "models/collectives/send_pacer.hpp"
 
@@ -16,7 +17,10 @@ namespace {
 class Engine final : public CollectiveEngine, private Outbox {
  public:
   Engine(const network::ClusterSpec& cluster, const network::Topology& topology, const CollectiveOptions& options)
-      : cluster_(cluster), topology_(topology), options_(options) {}
+      : cluster_(cluster),
+        topology_(topology),
+        options_(options),
+        latencies_(options.latencies ? options.latencies : std::make_shared<LatencyCache>(topology)) {}
 
   void start(network::DeviceLp& device, const CollectiveCall& call, Completion done) override {
     if (call.key >= accelerator::kCollectiveKeyLimit)
@@ -28,7 +32,7 @@ class Engine final : public CollectiveEngine, private Outbox {
       throw std::invalid_argument(fmt::format("collective: device {} started call {} while a call with that key is "
                                               "still running",
                                               device.device(), call.key));
-    CallPlan plan = use_closed_form(cluster_, call, device.network().spec) ? plan_closed_form(cluster_, topology_, call)
+    CallPlan plan = use_closed_form(cluster_, call, device.network().spec) ? plan_closed_form(cluster_, *latencies_, call)
                                                                           : plan_call(cluster_, call, options_);
     Active a;
     a.record = {call.key, call.kind, plan.algorithm, call.bytes, static_cast<std::uint32_t>(call.members.size()),
@@ -135,6 +139,7 @@ class Engine final : public CollectiveEngine, private Outbox {
   std::unordered_map<std::uint32_t, std::vector<network::Delivery>> early_;
   std::uint32_t key_ = 0;  // the call whose state is sending
   std::unique_ptr<SendPacer> pacer_;
+  std::shared_ptr<LatencyCache> latencies_;
 };
 }  // namespace
 

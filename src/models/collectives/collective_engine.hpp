@@ -63,6 +63,9 @@ struct CollectiveOptions {
   // s + 1 may leave once piece k of step s has arrived). 0: no pipelining, one piece per message.
   std::uint64_t piece_bytes = 512 * 1024;
   std::uint32_t max_pieces = 32;  // pieces per message at most (bounds the event count)
+  // Path latencies for closed-form calls, shared by every engine of a rank (latency_cache.hpp). Null:
+  // each engine keeps its own.
+  std::shared_ptr<class LatencyCache> latencies;
 };
 
 class CollectiveEngine {

@@ -76,8 +76,7 @@ bool use_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& 
          analyse_members(cluster, call.members).distinct_domains <= 1;
 }
 
-CallPlan plan_closed_form(const network::ClusterSpec& cluster, const network::Topology& topology,
-                          const CollectiveCall& call) {
+CallPlan plan_closed_form(const network::ClusterSpec& cluster, LatencyCache& latencies, const CollectiveCall& call) {
   const MemberLayout layout = analyse_members(cluster, call.members);
   CallPlan plan;
   plan.algorithm = resolve_algorithm(cluster, layout, call.kind, call.algorithm, call.bytes);
@@ -85,7 +84,7 @@ CallPlan plan_closed_form(const network::ClusterSpec& cluster, const network::To
   // NCCL's model covers ring and tree; the other algorithms are given the ring's time.
   const Algorithm modelled = plan.algorithm == Algorithm::tree ? Algorithm::tree : Algorithm::ring;
   const double seconds = predict(call.kind, modelled, call.bytes, fabric_figures(cluster, layout)).seconds;
-  plan.state = std::make_unique<ClosedFormMachine>(topology, call.members, call.rank,
+  plan.state = std::make_unique<ClosedFormMachine>(latencies, call.members, call.rank,
                                                    static_cast<pdes::SimTime>(std::llround(seconds * 1e12)));
   return plan;
 }

@@ -39,7 +39,8 @@ struct CallPlan {
                                    const network::NetworkSpec& network);
 
 // The call as a closed form (closed_form.hpp): NCCL's predicted time for the algorithm that would run.
-[[nodiscard]] CallPlan plan_closed_form(const network::ClusterSpec& cluster, const network::Topology& topology,
+class LatencyCache;
+[[nodiscard]] CallPlan plan_closed_form(const network::ClusterSpec& cluster, LatencyCache& latencies,
                                         const CollectiveCall& call);
 
 // The algorithm that runs for `requested` (never automatic or nvls).

@@ -28,7 +28,7 @@ const SendPacer::Route& SendPacer::route(network::DeviceLp& device, std::uint32_
 
 void SendPacer::send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow,
                      std::uint64_t tag) {
-  if (dst_device == device.device()) {  // a message to oneself uses no port
+  if (dst_device == device.device() || bytes == 0) {  // a message to oneself, or of no bytes, uses no port time
     device.send_message(dst_device, bytes, flow, tag);
     return;
   }

@@ -9,6 +9,7 @@
 #include "models/network/network_events.hpp"
 #include "models/network/network_node_lp.hpp"
 #include "models/network/output_port.hpp"
+#include "models/network/path.hpp"
 
 namespace rackscale::models::network {
 
@@ -19,6 +20,12 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
   const pdes::Payload arrival = encode_message_arrival(message.id, message.bytes);
   if (src == dst) {
     source.emit(src, 0, kMessageArrival, arrival);
+    return;
+  }
+  if (message.bytes == 0) {
+    // A zero-byte message (a synchronization) loads no link: only its path's latency matters, which is
+    // the same on every equal-cost path of the topologies built here. Remembered per pair.
+    source.emit(dst, zero_byte_latency(src, dst), kMessageArrival, arrival);
     return;
   }
   RouteTag tag = topology.router->start(src, dst, message.flow, 0);
@@ -39,6 +46,13 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
     at = port.peer;
   }
   source.emit(dst, latency + serialization_time(message.bytes, bottleneck), kMessageArrival, arrival);
+}
+
+pdes::SimTime AnalyticalFabric::zero_byte_latency(NodeId src, NodeId dst) {
+  const std::uint64_t pair = (static_cast<std::uint64_t>(src) << 32) | dst;
+  LatencyEntry& e = latencies_[(pair * 0x9E3779B97F4A7C15ULL) >> (64 - kLatencyCacheBits)];
+  if (e.pair != pair) e = {pair, path_figures(*context_.topology, src, dst, 0).latency};
+  return e.latency;
 }
 
 void AnalyticalFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
