@@ -36,8 +36,9 @@ RunCommand::RunCommand(CLI::App& parent)
                        fmt::format("Window synchronizer: {}", fmt::join(pdes::synchronizer_names(), ", ")))
       ->capture_default_str();
   command_->add_flag("--json", json_, "Also print the results as one JSON object on the last line");
-  auto* output = command_->add_option("--output", output_.path, "Write the results to this HDF5 file (docs/output.md)");
-  command_->add_flag("--force", output_.force, "Replace the --output file if it exists")->needs(output);
+  command_->add_option("--output", output_.path, "Write the results to this HDF5 file (docs/output.md)");
+  add_trace_options(*command_, trace_);
+  command_->add_flag("--force", output_.force, "Replace the --output or --trace file if it exists");
 }
 
 int RunCommand::execute(const boost::mpi::communicator& comm) {
@@ -60,6 +61,8 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   } catch (const io::ConfigError& e) {
     return fail(kExitBadInput, e.what());
   }
+  PreparedTrace trace = prepare_trace(comm, scenario, trace_, output_.force);
+  if (!trace.problem.empty()) return fail(kExitBadInput, trace.problem);
   if (scenario.workload.kind == models::WorkloadKind::collective)
     return run_collective_scenario(comm, scenario, options_, json_, !output_.path.empty());
   if (scenario.workload.kind == models::WorkloadKind::training) {
@@ -68,7 +71,9 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
                                  "prints its summary (and --json)");
     models::workload::TrainingReport training;
     try {
-      training = run_training(comm, scenario, options_);
+      training = run_training(comm, scenario, options_, *trace.trace);
+    } catch (const TraceRefused& e) {
+      return fail(kExitBadInput, e.what());
     } catch (const models::memory::InfeasibleJob& e) {
       return fail(kExitInfeasible, e.what());
     } catch (const std::invalid_argument& e) {

@@ -7,6 +7,7 @@
 
 #include "app/command.hpp"
 #include "app/network_run.hpp"
+#include "app/trace_output.hpp"
 #include "app/traffic_output.hpp"
 
 namespace rackscale::app {
@@ -23,6 +24,7 @@ class RunCommand final : public Command {
   std::vector<std::string> overrides_;
   RunOptions options_;
   OutputOptions output_;
+  TraceOptions trace_;
   bool json_ = false;
 };
 

@@ -57,6 +57,12 @@ wl::MeanBreakdown mean(const std::uint64_t* sums, double devices, double iterati
 
 wl::TrainingReport run_training(const boost::mpi::communicator& comm, const models::Scenario& scenario,
                                 const RunOptions& options) {
+  NoTrainingTrace no_trace;
+  return run_training(comm, scenario, options, no_trace);
+}
+
+wl::TrainingReport run_training(const boost::mpi::communicator& comm, const models::Scenario& scenario,
+                                const RunOptions& options, TrainingTrace& trace) {
   const auto setup_start = std::chrono::steady_clock::now();
   const net::ClusterSpec& cluster = scenario.cluster;
   const wl::TrainingSpec& spec = scenario.workload.training;
@@ -67,6 +73,7 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   report.memory_warning = models::memory::check_memory(plan.layout, cluster.accelerator);
   report.memory = plan.memory;
   report.memory_capacity = cluster.accelerator.memory_bytes;
+  trace.prepare(plan);
 
   const std::string method = options.partition.empty() ? scenario.simulation.partition : options.partition;
   (void)partition::make_partitioner(method);
@@ -90,7 +97,8 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   net::add_network_lps(engine, network, [&](std::uint32_t device) {
     auto executor = std::make_unique<acc::DeviceExecutor>(
         cluster.accelerator, indexes[plan.layout.role_of(device)], std::make_unique<wl::TrainingRole>(plan, device),
-        models::collectives::make_collective_engine(cluster, topology, collective_options), tallies, spec.iterations);
+        models::collectives::make_collective_engine(cluster, topology, collective_options), tallies, spec.iterations,
+        trace.recorder(device));
     executors.emplace_back(device, executor.get());
     return executor;
   });
@@ -140,8 +148,11 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   if (!ends.empty())
     for (const auto& [device, executor] : executors) {
       const auto& own = executor->stats().iteration_end;
-      const std::uint64_t wait = own.empty() ? ends.back() : ends.back() - own.back();
-      tail[static_cast<std::size_t>(plan.layout.role_of(device)) * kParts + (stages > 1 ? 6 : 7)] += wait;
+      const std::uint64_t done = own.empty() ? 0 : own.back();
+      tail[static_cast<std::size_t>(plan.layout.role_of(device)) * kParts + (stages > 1 ? 6 : 7)] += ends.back() - done;
+      if (ends.back() > done)
+        trace.recorder(device).wait(stages > 1 ? acc::WaitCause::pipeline_bubble : acc::WaitCause::idle, acc::kNoOp,
+                                    spec.iterations - 1, done, ends.back());
     }
   pdes::reduce_to_all(comm, tail, tail_all, pdes::Reduction::sum);
   for (std::size_t k = 0; k < by_stage_all.size(); ++k) by_stage_all[k] += tail_all[k];
@@ -186,6 +197,7 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
                                     {sums_all[3 * cell], sums_all[3 * cell + 1], sums_all[3 * cell + 2], longest_all[cell]}});
     }
   report.engine = pdes::gather_stats(comm, engine_stats);
+  trace.finish(comm, plan, ends);
   return report;
 }
 

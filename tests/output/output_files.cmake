@@ -7,28 +7,13 @@
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 
+include(${CMAKE_CURRENT_LIST_DIR}/run_expectations.cmake)
+
 # expect(EXIT code [STDERR regex] ARGS ...): runs rackscale on 2 ranks.
 function(expect)
   cmake_parse_arguments(E "" "EXIT;STDERR" "ARGS" ${ARGN})
-  execute_process(COMMAND ${MPIRUN} -np 2 ${RACKSCALE} run ${CONFIG} --set workload.bytes=64KiB ${E_ARGS}
-                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  string(REPLACE ";" " " shown "${E_ARGS}")
-  if(NOT code STREQUAL E_EXIT)
-    message(FATAL_ERROR "run ${shown}: exit ${code}, expected ${E_EXIT}\nstdout:\n${out}\nstderr:\n${err}")
-  endif()
-  if(DEFINED E_STDERR AND NOT err MATCHES "${E_STDERR}")
-    message(FATAL_ERROR "run ${shown}: stderr does not match '${E_STDERR}':\n${err}")
-  endif()
-  if(NOT E_EXIT EQUAL 0 AND NOT out STREQUAL "")
-    message(FATAL_ERROR "run ${shown}: a refused run printed a summary:\n${out}")
-  endif()
-endfunction()
-
-function(expect_no_partial_files)
-  file(GLOB_RECURSE partial ${WORK}/*.partial-*)
-  if(partial)
-    message(FATAL_ERROR "partial files left behind: ${partial}")
-  endif()
+  expect_run(EXIT ${E_EXIT} STDERR "${E_STDERR}"
+             COMMAND ${MPIRUN} -np 2 ${RACKSCALE} run ${CONFIG} --set workload.bytes=64KiB ${E_ARGS})
 endfunction()
 
 function(expect_readable file)
@@ -48,7 +33,7 @@ if(NOT kept STREQUAL "an earlier result")
 endif()
 expect(EXIT 0 ARGS --output ${out} --force)
 expect_readable(${out})
-expect_no_partial_files()
+expect_no_partial_files(${WORK})
 
 # A run that fails after the output was accepted (the topology cannot be built): no file.
 set(failed ${WORK}/failed.h5)
@@ -56,7 +41,7 @@ expect(EXIT 2 STDERR "cluster.scale_out.fat_tree.tiers" ARGS --output ${failed} 
 if(EXISTS ${failed})
   message(FATAL_ERROR "a failed run left ${failed}")
 endif()
-expect_no_partial_files()
+expect_no_partial_files(${WORK})
 
 # A directory in the way, even with --force.
 file(MAKE_DIRECTORY ${WORK}/taken.h5)
@@ -65,5 +50,5 @@ expect(EXIT 2 STDERR "--output ${WORK}/taken.h5: is a directory\n" ARGS --output
 # Missing directories are made.
 expect(EXIT 0 ARGS --output ${WORK}/new/sub/out.h5)
 expect_readable(${WORK}/new/sub/out.h5)
-expect_no_partial_files()
+expect_no_partial_files(${WORK})
 file(REMOVE_RECURSE ${WORK})

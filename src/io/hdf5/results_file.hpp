@@ -9,20 +9,13 @@
 #include <boost/mpi/communicator.hpp>
 
 #include "io/hdf5/file.hpp"
+#include "io/output_destination.hpp"
 
 namespace rackscale::io::hdf5 {
 
-struct DestinationCheck {
-  bool exists = false;  // the refusal is because a file is there (and overwriting was not allowed)
-  std::string problem;  // empty: the file may be written; otherwise why not, naming the file
-};
-
-// Collective, and cheap: meant to run before a long simulation, so that a run whose results could not
-// be kept fails before it starts. Rank 0 looks and every rank gets its answer: `path` may be written
-// if its directory exists (or was just created) and is writable, and no file is there or `overwrite`.
-// Refusals read "results/a.h5: the file exists".
-[[nodiscard]] DestinationCheck check_destination(const boost::mpi::communicator& comm, const std::string& path,
-                                                 bool overwrite);
+// The checks before simulating live in io/output_destination.hpp (shared with other output files).
+using io::DestinationCheck;
+using io::check_destination;
 
 class ResultsFile {
  public:

@@ -45,13 +45,14 @@ ProgramIndex::ProgramIndex(const Program& program) : program_(&program) {
 DeviceExecutor::DeviceExecutor(const AcceleratorSpec& accelerator, std::shared_ptr<const ProgramIndex> program,
                                std::unique_ptr<DeviceRole> role,
                                std::unique_ptr<collectives::CollectiveEngine> collectives,
-                               CollectiveTallies& tallies, std::uint32_t iterations)
+                               CollectiveTallies& tallies, std::uint32_t iterations, SpanRecorder& spans)
     : accelerator_(accelerator),
       index_(std::move(program)),
       role_(std::move(role)),
       collectives_(std::move(collectives)),
       tallies_(tallies),
-      iterations_(iterations) {}
+      iterations_(iterations),
+      spans_(spans) {}
 
 void DeviceExecutor::start(network::DeviceLp& device) {
   stats_.iteration_end.reserve(iterations_);
@@ -66,6 +67,7 @@ void DeviceExecutor::begin_iteration(network::DeviceLp& device) {
   remaining_ = static_cast<std::uint32_t>(n);
   compute_idle_since_ = device.time();
   blocker_ = OpKind::compute;
+  blocker_op_ = kNoOp;
   if (n == 0) {
     stats_.iteration_end.push_back(device.time());
     if (++iteration_ < iterations_) begin_iteration(device);
@@ -114,19 +116,7 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
   inside_start_ = true;
   switch (op.kind) {
     case OpKind::compute: {
-      // The compute units were idle since compute_idle_since_; blame the wait on what just finished. A
-      // collective that itself had to wait for a pipeline transfer (the backward's first all-gather
-      // after the gradient arrives) is charged only from its own start; the wait before that goes to
-      // what it waited for.
-      if (now > compute_idle_since_) {
-        if (blocker_ == OpKind::compute) {
-          charge_wait(compute_idle_since_, now, OpKind::compute);
-        } else {
-          const pdes::SimTime own_start = std::clamp(blocker_origin_.start, compute_idle_since_, now);
-          charge_wait(compute_idle_since_, own_start, blocker_origin_.cause);
-          charge_wait(own_start, now, blocker_);
-        }
-      }
+      charge_idle_until(now);
       compute_busy_ = true;
       compute_started_ = now;
       device.schedule(compute_time(accelerator_, op.cost), kOpDone, {i, iteration_, 0, 0});
@@ -226,15 +216,34 @@ void DeviceExecutor::on_delivery(network::DeviceLp& device, const network::Deliv
   }
 }
 
-void DeviceExecutor::charge_wait(pdes::SimTime from, pdes::SimTime to, OpKind cause) {
+// The compute units were idle since compute_idle_since_; blame the wait on what just finished. A
+// collective that itself had to wait for a pipeline transfer (the backward's first all-gather after the
+// gradient arrives) is charged only from its own start; the wait before that goes to what it waited for.
+void DeviceExecutor::charge_idle_until(pdes::SimTime now) {
+  if (now <= compute_idle_since_) return;
+  if (blocker_ == OpKind::compute) {
+    charge_wait(compute_idle_since_, now, OpKind::compute, kNoOp);
+    return;
+  }
+  const pdes::SimTime own_start = std::clamp(blocker_origin_.start, compute_idle_since_, now);
+  charge_wait(compute_idle_since_, own_start, blocker_origin_.cause, kNoOp);
+  charge_wait(own_start, now, blocker_, blocker_op_);
+}
+
+void DeviceExecutor::charge_wait(pdes::SimTime from, pdes::SimTime to, OpKind cause, OpIndex blocker) {
   if (to <= from) return;
   const pdes::SimTime wait = to - from;
-  if (cause == OpKind::collective)
+  WaitCause charged = WaitCause::idle;
+  if (cause == OpKind::collective) {
     stats_.breakdown.exposed_communication += wait;
-  else if (cause == OpKind::send || cause == OpKind::recv)
+    charged = WaitCause::exposed_communication;
+  } else if (cause == OpKind::send || cause == OpKind::recv) {
     stats_.breakdown.pipeline_bubble += wait;
-  else
+    charged = WaitCause::pipeline_bubble;
+  } else {
     stats_.breakdown.idle += wait;
+  }
+  spans_.wait(charged, blocker, iteration_, from, to);
 }
 
 void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
@@ -247,6 +256,7 @@ void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
     compute_busy_ = false;
     compute_idle_since_ = now;
     const pdes::SimTime took = now - compute_started_;
+    spans_.op(i, iteration_, compute_started_, now);
     TimeBreakdown& b = stats_.breakdown;
     switch (op.phase) {
       case Phase::forward: b.forward += took; break;
@@ -257,22 +267,16 @@ void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
     }
   }
   blocker_ = op.kind;
+  blocker_op_ = i;
   if (op.kind != OpKind::compute) {
     const auto it = in_flight_.find(i);
     blocker_origin_ = it != in_flight_.end() ? it->second : InFlight{now, OpKind::compute};
     if (it != in_flight_.end()) in_flight_.erase(it);
+    spans_.op(i, iteration_, blocker_origin_.start, now);
   }
   if (remaining_ == 0) {
     // The compute units waited for whatever finished last (typically the data-parallel reduction).
-    if (now > compute_idle_since_) {
-      if (op.kind == OpKind::compute) {
-        charge_wait(compute_idle_since_, now, OpKind::compute);
-      } else {
-        const pdes::SimTime own_start = std::clamp(blocker_origin_.start, compute_idle_since_, now);
-        charge_wait(compute_idle_since_, own_start, blocker_origin_.cause);
-        charge_wait(own_start, now, op.kind);
-      }
-    }
+    charge_idle_until(now);
     stats_.iteration_end.push_back(now);
     if (++iteration_ < iterations_) begin_iteration(device);
     return;

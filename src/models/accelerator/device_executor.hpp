@@ -17,6 +17,7 @@
 
 #include "models/accelerator/device_role.hpp"
 #include "models/accelerator/program.hpp"
+#include "models/accelerator/span_recorder.hpp"
 #include "models/collectives/collective_engine.hpp"
 #include "models/hardware.hpp"
 #include "models/network/device_lp.hpp"
@@ -82,7 +83,7 @@ class DeviceExecutor final : public network::DeviceBehaviour {
  public:
   DeviceExecutor(const AcceleratorSpec& accelerator, std::shared_ptr<const ProgramIndex> program,
                  std::unique_ptr<DeviceRole> role, std::unique_ptr<collectives::CollectiveEngine> collectives,
-                 CollectiveTallies& tallies, std::uint32_t iterations);
+                 CollectiveTallies& tallies, std::uint32_t iterations, SpanRecorder& spans = ignored_spans());
 
   void start(network::DeviceLp& device) override;
   void on_event(network::DeviceLp& device, const pdes::Event& event) override;
@@ -116,6 +117,7 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   pdes::SimTime compute_started_ = 0;
   pdes::SimTime compute_idle_since_ = 0;
   OpKind blocker_ = OpKind::compute;          // kind of the op whose completion is being handled
+  OpIndex blocker_op_ = kNoOp;                // and that op
   // A communication op in flight: when it started and what it had waited for (the blocker then), so a
   // compute op waiting on it can split its wait into the op's own time and what the op waited for.
   struct InFlight {
@@ -124,13 +126,17 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   };
   std::unordered_map<OpIndex, InFlight> in_flight_;
   InFlight blocker_origin_;                   // InFlight of the blocker, when it was a communication op
-  void charge_wait(pdes::SimTime from, pdes::SimTime to, OpKind cause);
+  void charge_wait(pdes::SimTime from, pdes::SimTime to, OpKind cause, OpIndex blocker);
+  // The compute units, idle since compute_idle_since_, are busy again (or the iteration ends) at `now`,
+  // after the blocker finished: charge the wait (and report it to the span recorder).
+  void charge_idle_until(pdes::SimTime now);
   bool inside_start_ = false;                 // a completion now would re-enter start_op
   std::unordered_set<std::uint64_t> arrived_; // pipeline data that came before its recv started
   std::unordered_map<std::uint64_t, OpIndex> waiting_recv_;  // recv started, data not in yet
   std::unordered_map<std::uint64_t, OpIndex> waiting_ack_;   // send started, not acknowledged yet
   std::vector<std::uint32_t> members_;        // scratch for collective groups
   DeviceStats stats_;
+  SpanRecorder& spans_;
 };
 
 }  // namespace rackscale::models::accelerator

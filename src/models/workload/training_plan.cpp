@@ -473,4 +473,9 @@ TrainingPlan build_training_plan(const TrainingSpec& spec, const network::Cluste
   return plan;
 }
 
+const char* stream_name(std::uint8_t stream) {
+  static constexpr const char* kNames[kStreams] = {"compute", "tensor", "data", "send", "recv", "param gather", "context"};
+  return stream < kStreams ? kNames[stream] : "stream";
+}
+
 }  // namespace rackscale::models::workload

@@ -69,6 +69,8 @@ inline constexpr std::uint8_t kRecvStream = 4;
 inline constexpr std::uint8_t kParamGatherStream = 5;
 inline constexpr std::uint8_t kContextStream = 6;
 inline constexpr std::uint8_t kStreams = 7;
+// "compute", "tensor", "data", "send", "recv", "param gather", "context" (for traces).
+[[nodiscard]] const char* stream_name(std::uint8_t stream);
 
 // Op::layer of ops that belong to no transformer layer (embedding, output layer, optimizer, DP).
 inline constexpr std::uint32_t kNoLayer = 0xFFFFFFFFu;
