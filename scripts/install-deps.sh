@@ -11,6 +11,7 @@ PACKAGES="
   libfmt-dev libspdlog-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libmetis-dev librandom123-dev
   libgtest-dev libbenchmark-dev
+  python3 python3-h5py python3-matplotlib
 "
 
 missing=""
