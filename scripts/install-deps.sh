@@ -11,7 +11,7 @@ PACKAGES="
   libfmt-dev libspdlog-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libmetis-dev librandom123-dev
   libgtest-dev libbenchmark-dev
-  slurmctld slurmd slurm-client munge python3-h5py python3-matplotlib
+  slurmctld slurmd slurm-client munge python3 python3-h5py python3-matplotlib
 "
 
 missing=""

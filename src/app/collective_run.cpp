@@ -15,6 +15,8 @@
 
 #include "app/exit_codes.hpp"
 #include "app/scenario_errors.hpp"
+#include "app/version.hpp"
+#include "io/collective_results.hpp"
 #include "io/collective_summary.hpp"
 #include "models/collectives/collective_bench_device.hpp"
 #include "models/collectives/collective_plan.hpp"
@@ -129,6 +131,8 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
       point.busbw = point.algbw * coll::bus_bandwidth_factor(bench.op, n);
     }
     point.events = boost::mpi::all_reduce(comm, engine_stats.events_processed, std::plus<std::uint64_t>());
+    point.windows = engine_stats.windows;
+    point.final_time = engine_stats.final_time;
     point.wall_seconds =
         max_over_ranks(comm, std::chrono::duration<double>(std::chrono::steady_clock::now() - size_start).count());
     report.results.push_back(point);
@@ -140,16 +144,19 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
 }
 
 int run_collective_scenario(const boost::mpi::communicator& comm, const models::Scenario& scenario,
-                            const RunOptions& options, bool json, bool output_requested) {
+                            const RunOptions& options, bool json, const OutputOptions& output) {
   const bool printer = comm.rank() == 0;
   const auto fail = [&](int code, const std::string& message) {
     if (printer) std::cerr << "rackscale run: " << message << '\n';
     return code;
   };
-  if (output_requested) return fail(kExitBadInput, "--output: results files are not written for collective sweeps yet");
+  if (const std::string refused = check_output(comm, output); !refused.empty()) return fail(kExitBadInput, refused);
   coll::CollectiveReport report;
   try {
     report = run_collective(comm, scenario, options);
+    write_results_file(comm, output, [&](io::hdf5::File& file) {
+      io::write_collective_results(file, scenario, report, {kVersion, kGitRevision});
+    });
   } catch (const std::invalid_argument& e) {
     return fail(kExitBadInput, locate_error(scenario, e.what()));
   } catch (const pdes::SimulationError& e) {

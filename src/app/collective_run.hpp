@@ -6,6 +6,7 @@
 #include <boost/mpi/communicator.hpp>
 
 #include "app/network_run.hpp"
+#include "app/results_output.hpp"
 #include "models/collectives/collective_report.hpp"
 #include "models/scenario.hpp"
 
@@ -17,10 +18,10 @@ namespace rackscale::app {
                                                                    const models::Scenario& scenario,
                                                                    const RunOptions& options);
 
-// `rackscale run` on a collective scenario: runs the sweep, prints the summary on rank 0 (and the JSON
-// object as the last line with `json`) and returns the exit code. Results files (--output) are not
-// written for sweeps yet: `output_requested` makes it refuse rather than silently skip.
+// `rackscale run` on a collective scenario: checks the results file (before simulating), runs the
+// sweep, writes the file (io/collective_results.hpp) when `output` names one, prints the summary on
+// rank 0 (and the JSON object as the last line with `json`) and returns the exit code.
 [[nodiscard]] int run_collective_scenario(const boost::mpi::communicator& comm, const models::Scenario& scenario,
-                                          const RunOptions& options, bool json, bool output_requested);
+                                          const RunOptions& options, bool json, const OutputOptions& output);
 
 }  // namespace rackscale::app

@@ -13,6 +13,7 @@
 #include "io/config/scenario_loader.hpp"
 #include "io/traffic_summary.hpp"
 #include "io/training_summary.hpp"
+#include "app/training_output.hpp"
 #include "app/training_run.hpp"
 #include "models/memory/infeasible_job.hpp"
 #include "partition/partitioner.hpp"
@@ -64,14 +65,12 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   PreparedTrace trace = prepare_trace(comm, scenario, trace_, output_.force);
   if (!trace.problem.empty()) return fail(kExitBadInput, trace.problem);
   if (scenario.workload.kind == models::WorkloadKind::collective)
-    return run_collective_scenario(comm, scenario, options_, json_, !output_.path.empty());
+    return run_collective_scenario(comm, scenario, options_, json_, output_);
   if (scenario.workload.kind == models::WorkloadKind::training) {
-    if (!output_.path.empty())
-      return fail(kExitBadInput, "--output: HDF5 results are written for traffic runs only so far; a training run "
-                                 "prints its summary (and --json)");
+    if (const std::string refused = check_output(comm, output_); !refused.empty()) return fail(kExitBadInput, refused);
     models::workload::TrainingReport training;
     try {
-      training = run_training(comm, scenario, options_, *trace.trace);
+      training = run_training(comm, scenario, options_, *trace.trace, training_output(comm, scenario, output_));
     } catch (const TraceRefused& e) {
       return fail(kExitBadInput, e.what());
     } catch (const models::memory::InfeasibleJob& e) {

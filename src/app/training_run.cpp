@@ -41,7 +41,7 @@ std::string describe_layout(const wl::TrainingLayout& l) {
                      p.zero_stage, recompute, p.global_batch, p.micro_batch, l.micro_batches());
 }
 
-// Sums (over every device) of the eight breakdown components, per stage, as integers.
+// The eight breakdown components, in MeanBreakdown's order.
 constexpr std::size_t kParts = 8;
 std::array<std::uint64_t, kParts> parts(const acc::TimeBreakdown& b) {
   return {b.forward, b.backward, b.recompute, b.optimizer, b.other_compute, b.exposed_communication, b.pipeline_bubble,
@@ -56,13 +56,13 @@ wl::MeanBreakdown mean(const std::uint64_t* sums, double devices, double iterati
 }  // namespace
 
 wl::TrainingReport run_training(const boost::mpi::communicator& comm, const models::Scenario& scenario,
-                                const RunOptions& options) {
+                                const RunOptions& options, const TrainingObserver& on_finished) {
   NoTrainingTrace no_trace;
-  return run_training(comm, scenario, options, no_trace);
+  return run_training(comm, scenario, options, no_trace, on_finished);
 }
 
 wl::TrainingReport run_training(const boost::mpi::communicator& comm, const models::Scenario& scenario,
-                                const RunOptions& options, TrainingTrace& trace) {
+                                const RunOptions& options, TrainingTrace& trace, const TrainingObserver& on_finished) {
   const auto setup_start = std::chrono::steady_clock::now();
   const net::ClusterSpec& cluster = scenario.cluster;
   const wl::TrainingSpec& spec = scenario.workload.training;
@@ -123,39 +123,46 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
 
   // Iteration ends: the last device to finish each iteration.
   std::vector<std::uint64_t> last_end(spec.iterations, 0), ends(spec.iterations, 0);
-  const std::uint32_t stages = plan.layout.pipeline();
-  std::vector<std::uint64_t> by_stage(static_cast<std::size_t>(stages) * kParts, 0), by_stage_all(by_stage.size(), 0);
   std::uint64_t unfinished = 0;
   for (const auto& [device, executor] : executors) {
-    const auto& s = executor->stats();
-    if (s.iteration_end.size() < spec.iterations) ++unfinished;
-    for (std::size_t i = 0; i < s.iteration_end.size(); ++i) last_end[i] = std::max(last_end[i], s.iteration_end[i]);
-    const auto p = parts(s.breakdown);
-    const std::size_t stage = plan.layout.role_of(device);
-    for (std::size_t k = 0; k < kParts; ++k) by_stage[stage * kParts + k] += p[k];
+    const auto& own = executor->stats().iteration_end;
+    if (own.size() < spec.iterations) ++unfinished;
+    for (std::size_t i = 0; i < own.size(); ++i) last_end[i] = std::max(last_end[i], own[i]);
   }
   pdes::reduce_to_all(comm, last_end, ends, pdes::Reduction::max);
-  pdes::reduce_to_all(comm, by_stage, by_stage_all, pdes::Reduction::sum);
   unfinished = boost::mpi::all_reduce(comm, unfinished, std::plus<std::uint64_t>());
   if (unfinished > 0)
     throw pdes::SimulationError(0, fmt::format("{} devices did not finish their {} iteration(s) before the end time "
                                                "({}): raise simulation.end",
                                                unfinished, spec.iterations, pdes::format_time(scenario.simulation.end)));
+  const pdes::SimTime run_end = ends.empty() ? 0 : ends.back();
 
-  // A device that finished its last iteration before the last device did waited for it (in a pipeline,
-  // the drain): charge that wait, so every device's breakdown adds up to the run's time.
-  std::vector<std::uint64_t> tail(static_cast<std::size_t>(stages) * kParts, 0), tail_all(tail.size(), 0);
-  if (!ends.empty())
-    for (const auto& [device, executor] : executors) {
-      const auto& own = executor->stats().iteration_end;
-      const std::uint64_t done = own.empty() ? 0 : own.back();
-      tail[static_cast<std::size_t>(plan.layout.role_of(device)) * kParts + (stages > 1 ? 6 : 7)] += ends.back() - done;
-      if (ends.back() > done)
-        trace.recorder(device).wait(stages > 1 ? acc::WaitCause::pipeline_bubble : acc::WaitCause::idle, acc::kNoOp,
-                                    spec.iterations - 1, done, ends.back());
-    }
-  pdes::reduce_to_all(comm, tail, tail_all, pdes::Reduction::sum);
-  for (std::size_t k = 0; k < by_stage_all.size(); ++k) by_stage_all[k] += tail_all[k];
+  // This rank's devices over the run. A device that finished its last iteration before the last device
+  // did waited for it (in a pipeline, the drain): charge that wait, so every device's breakdown adds up
+  // to the run's time.
+  const std::uint32_t stages = plan.layout.pipeline();
+  std::vector<wl::DeviceRun> local;
+  local.reserve(executors.size());
+  for (const auto& [device, executor] : executors) {
+    const auto& s = executor->stats();
+    wl::DeviceRun row{device, s.breakdown, s.iteration_end, s.pipeline_bytes};
+    const pdes::SimTime done = s.iteration_end.empty() ? 0 : s.iteration_end.back();
+    (stages > 1 ? row.breakdown.pipeline_bubble : row.breakdown.idle) += run_end - done;
+    if (run_end > done)
+      trace.recorder(device).wait(stages > 1 ? acc::WaitCause::pipeline_bubble : acc::WaitCause::idle, acc::kNoOp,
+                                  spec.iterations - 1, done, run_end);
+    local.push_back(std::move(row));
+  }
+  std::sort(local.begin(), local.end(), [](const auto& a, const auto& b) { return a.device < b.device; });
+
+  // Sums (over every device) of the breakdown components, per stage, as integers.
+  std::vector<std::uint64_t> by_stage(static_cast<std::size_t>(stages) * kParts, 0), by_stage_all(by_stage.size(), 0);
+  for (const auto& row : local) {
+    const auto p = parts(row.breakdown);
+    const std::size_t stage = plan.layout.role_of(row.device);
+    for (std::size_t k = 0; k < kParts; ++k) by_stage[stage * kParts + k] += p[k];
+  }
+  pdes::reduce_to_all(comm, by_stage, by_stage_all, pdes::Reduction::sum);
 
   pdes::SimTime previous = 0;
   for (const auto end : ends) {
@@ -198,6 +205,7 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
     }
   report.engine = pdes::gather_stats(comm, engine_stats);
   trace.finish(comm, plan, ends);
+  on_finished({topology, rack_rank, engine, engine_stats, network.counters, plan.layout, local, run_end, report});
   return report;
 }
 

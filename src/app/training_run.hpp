@@ -1,23 +1,36 @@
 #pragma once
 // Wires a training scenario together: topology -> rack partition -> training plan (device programs,
 // memory check) -> engine, network and accelerator LPs -> run -> figures reduced over ranks.
+#include <functional>
+
 #include <boost/mpi/communicator.hpp>
 
 #include "app/network_run.hpp"
 #include "app/training_trace.hpp"
 #include "models/scenario.hpp"
 #include "models/workload/training_report.hpp"
+#include "models/workload/training_run_state.hpp"
 
 namespace rackscale::app {
 
-// Collective. Throws std::invalid_argument (bad scenario, before simulating; messages start with the
-// config key at fault), models::memory::InfeasibleJob (the job does not fit; before simulating),
-// TraceRefused (before simulating) and pdes::SimulationError. `trace` records the traced devices' spans
-// and writes its file when the run is done.
+// Receives, on every rank, what the finished run left there (the results file is written here); an
+// exception it throws leaves run_training.
+using TrainingObserver = std::function<void(const models::workload::TrainingRunState&)>;
+// The observer of runs nobody records.
+inline void ignore_training_run(const models::workload::TrainingRunState&) {}
+
+// Collective. Calls `on_finished` once the figures are reduced, before returning. Throws
+// std::invalid_argument (bad scenario, before simulating; messages start with the config key at
+// fault), models::memory::InfeasibleJob (the job does not fit; before simulating), TraceRefused
+// (before simulating) and pdes::SimulationError. `trace` records the traced devices' spans and writes
+// its file when the run is done.
 [[nodiscard]] models::workload::TrainingReport run_training(const boost::mpi::communicator& comm,
                                                             const models::Scenario& scenario, const RunOptions& options,
-                                                            TrainingTrace& trace);
+                                                            TrainingTrace& trace,
+                                                            const TrainingObserver& on_finished = ignore_training_run);
+// The same, tracing nothing.
 [[nodiscard]] models::workload::TrainingReport run_training(const boost::mpi::communicator& comm,
-                                                            const models::Scenario& scenario, const RunOptions& options);
+                                                            const models::Scenario& scenario, const RunOptions& options,
+                                                            const TrainingObserver& on_finished = ignore_training_run);
 
 }  // namespace rackscale::app

@@ -121,7 +121,7 @@ class H5Reader {
     const std::size_t width = H5Tget_size(type);
     const auto n = static_cast<std::size_t>(H5Sget_simple_extent_npoints(space));
     std::vector<char> bytes(width * n);
-    const herr_t status = H5Aread(a, type, bytes.data());
+    const herr_t status = n == 0 ? 0 : H5Aread(a, type, bytes.data());
     H5Sclose(space);
     H5Tclose(type);
     H5Aclose(a);

@@ -3,9 +3,14 @@
 #   file untouched; with --force it is replaced by a complete HDF5 file;
 # - a run that fails leaves no file under the final name and no partial file;
 # - a missing directory is created.
-#   cmake -DMPIRUN=... -DRACKSCALE=... -DH5DUMP=... -DCONFIG=... -DWORK=dir -P output_files.cmake
+# GROUP names a group every file of the config's workload has (links, stages, collective); FAILING, the
+# settings (comma-separated) that make the topology impossible to build (default cluster.nodes=1024).
+#   cmake -DMPIRUN=... -DRACKSCALE=... -DH5DUMP=... -DCONFIG=... [-DSETTINGS=key=value,...] -DGROUP=links
+#         -DWORK=dir -P output_files.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/script_helpers.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
+overrides_of(overrides "${SETTINGS}")
 
 include(${CMAKE_CURRENT_LIST_DIR}/run_expectations.cmake)
 
@@ -13,12 +18,12 @@ include(${CMAKE_CURRENT_LIST_DIR}/run_expectations.cmake)
 function(expect)
   cmake_parse_arguments(E "" "EXIT;STDERR" "ARGS" ${ARGN})
   expect_run(EXIT ${E_EXIT} STDERR "${E_STDERR}"
-             COMMAND ${MPIRUN} -np 2 ${RACKSCALE} run ${CONFIG} --set workload.bytes=64KiB ${E_ARGS})
+             COMMAND ${MPIRUN} -np 2 ${RACKSCALE} run ${CONFIG} ${overrides} ${E_ARGS})
 endfunction()
 
 function(expect_readable file)
   execute_process(COMMAND ${H5DUMP} -H ${file} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT code EQUAL 0 OR NOT out MATCHES "GROUP \"links\"")
+  if(NOT code EQUAL 0 OR NOT out MATCHES "GROUP \"${GROUP}\"")
     message(FATAL_ERROR "h5dump -H ${file} exited with ${code}:\n${out}\n${err}")
   endif()
 endfunction()
@@ -36,8 +41,12 @@ expect_readable(${out})
 expect_no_partial_files(${WORK})
 
 # A run that fails after the output was accepted (the topology cannot be built): no file.
+if(NOT DEFINED FAILING)
+  set(FAILING cluster.nodes=1024)
+endif()
+overrides_of(failing "${FAILING}")
 set(failed ${WORK}/failed.h5)
-expect(EXIT 2 STDERR "cluster.scale_out.fat_tree.tiers" ARGS --output ${failed} --set cluster.nodes=1024)
+expect(EXIT 2 STDERR "cluster.scale_out.fat_tree.tiers" ARGS --output ${failed} ${failing})
 if(EXISTS ${failed})
   message(FATAL_ERROR "a failed run left ${failed}")
 endif()

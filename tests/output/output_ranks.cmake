@@ -1,21 +1,17 @@
-# `rackscale run --output` at 1, 2 and 4 ranks, with a different partition method each time, in both
-# network fidelities: every results dataset (all but /partition and /engine, which describe the
-# placement) has the same bytes, as h5dump writes them out raw, and so do the /traffic attributes
-# (printed with 17 significant digits). h5dump must read every file whole.
-#   cmake -DMPIRUN=... -DRACKSCALE=... -DH5DUMP=... -DH5LS=... -DCONFIG=... -DWORK=dir -P output_ranks.cmake
+# `rackscale run --output` at 1, 2 and 4 ranks, with a different partition method each time, in each
+# of the given network fidelities: every results dataset (all but /partition and /engine, which
+# describe the placement) has the same bytes, as h5dump writes them out raw, and so do the attributes
+# of the workload's group GROUP (printed with 17 significant digits). h5dump must read every file whole.
+#   cmake -DMPIRUN=... -DRACKSCALE=... -DH5DUMP=... -DH5LS=... -DCONFIG=... -DWORK=dir
+#         [-DSETTINGS=key=value,...] -DFIDELITIES=analytical,chunk -DGROUP=traffic -DMIN_DATASETS=29
+#         -P output_ranks.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/script_helpers.cmake)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
+overrides_of(overrides "${SETTINGS}")
 
-function(run_or_fail)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT code EQUAL 0)
-    string(REPLACE ";" " " shown "${ARGN}")
-    message(FATAL_ERROR "`${shown}` exited with ${code}\nstdout:\n${out}\nstderr:\n${err}")
-  endif()
-  set(output "${out}" PARENT_SCOPE)
-endfunction()
-
-foreach(fidelity analytical chunk)
+string(REPLACE "," ";" FIDELITIES "${FIDELITIES}")
+foreach(fidelity IN LISTS FIDELITIES)
   set(files)
   foreach(run 1:block 2:round_robin 4:metis)
     string(REPLACE ":" ";" parts ${run})
@@ -23,7 +19,7 @@ foreach(fidelity analytical chunk)
     list(GET parts 1 method)
     set(file ${WORK}/${fidelity}-${ranks}.h5)
     run_or_fail(${MPIRUN} -np ${ranks} ${RACKSCALE} run ${CONFIG} --set network.fidelity=${fidelity}
-                --set workload.bytes=256KiB --partition ${method} --output ${file})
+                ${overrides} --partition ${method} --output ${file})
     run_or_fail(${H5DUMP} ${file})  # the whole file, data included
     list(APPEND files ${file})
   endforeach()
@@ -50,21 +46,21 @@ foreach(fidelity analytical chunk)
     endforeach()
     math(EXPR compared "${compared} + 1")
   endforeach()
-  if(compared LESS 29)
+  if(compared LESS MIN_DATASETS)
     message(FATAL_ERROR "${fidelity}: only ${compared} datasets found in ${reference}:\n${listing}")
   endif()
 
   set(reference_attributes "")
   foreach(file IN LISTS files)
-    run_or_fail(${H5DUMP} -A -m %.17g -g /traffic ${file})
+    run_or_fail(${H5DUMP} -A -m %.17g -g /${GROUP} ${file})
     string(REGEX REPLACE "^HDF5 \"[^\"]*\"" "" attributes "${output}")
     if(reference_attributes STREQUAL "")
       set(reference_attributes "${attributes}")
     elseif(NOT attributes STREQUAL reference_attributes)
-      message(FATAL_ERROR "${fidelity}: /traffic attributes differ between ${reference} and ${file}:\n"
+      message(FATAL_ERROR "${fidelity}: /${GROUP} attributes differ between ${reference} and ${file}:\n"
                           "${reference_attributes}\n---\n${attributes}")
     endif()
   endforeach()
-  message(STATUS "${fidelity}: ${compared} datasets and the /traffic attributes identical on 1, 2 and 4 ranks")
+  message(STATUS "${fidelity}: ${compared} datasets and the /${GROUP} attributes identical on 1, 2 and 4 ranks")
 endforeach()
 file(REMOVE_RECURSE ${WORK})

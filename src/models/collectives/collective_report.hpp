@@ -21,6 +21,8 @@ struct CollectivePoint {
   std::uint32_t pieces = 0;
   double predicted_seconds = 0;  // NCCL's model for what ran (its best protocol); 0 for non-NCCL algorithms
   std::uint64_t events = 0;      // engine events of this size's run, all ranks
+  std::uint64_t windows = 0;     // its synchronization windows
+  pdes::SimTime final_time = 0;  // its latest event time
   double wall_seconds = 0;       // this size's run (engine built, run, reduced), slowest rank
 };
 

@@ -1,0 +1,59 @@
+# tools/plot_results.py as users run it: from a small training run's file it draws the stage breakdown
+# and the link utilization, from a traffic run's the link utilization, from a file with a /tco group
+# (the TCO test's hand-filled report) the TCO breakdown; every PNG is a real picture (a PNG signature
+# and more than a few kilobytes). A text file, a missing file and an HDF5 file that is not a results
+# file are refused with exit code 2 and a message naming the file.
+#   cmake -DMPIRUN=... -DRACKSCALE=... -DPYTHON=/usr/bin/python3 -DPLOT=tools/plot_results.py
+#         -DTCO_TEST=test_collective_output -DCONFIGS=configs -DWORK=dir -P plot_results.cmake
+include(${CMAKE_CURRENT_LIST_DIR}/script_helpers.cmake)
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK})
+
+
+function(expect_pictures directory)
+  foreach(name IN LISTS ARGN)
+    set(png ${directory}/${name})
+    if(NOT EXISTS ${png})
+      message(FATAL_ERROR "${png} was not drawn")
+    endif()
+    file(SIZE ${png} size)
+    file(READ ${png} signature LIMIT 8 HEX)
+    if(size LESS 8000 OR NOT signature STREQUAL "89504e470d0a1a0a")
+      message(FATAL_ERROR "${png} is not a real picture: ${size} bytes, signature ${signature}")
+    endif()
+  endforeach()
+endfunction()
+
+function(expect_refused file pattern)
+  execute_process(COMMAND ${PYTHON} ${PLOT} ${file} -o ${WORK}/refused RESULT_VARIABLE code ERROR_VARIABLE err)
+  if(NOT code EQUAL 2 OR NOT err MATCHES "${pattern}")
+    message(FATAL_ERROR "plotting ${file}: exit ${code}, expected 2 and stderr matching '${pattern}':\n${err}")
+  endif()
+endfunction()
+
+run_or_fail(${MPIRUN} -np 1 ${RACKSCALE} run ${CONFIGS}/training/laptop-64.yaml --set cluster.nodes=4
+            --set workload.model.layers=4 --set workload.parallel.global_batch=16 --output ${WORK}/training.h5)
+run_or_fail(${PYTHON} ${PLOT} ${WORK}/training.h5 -o ${WORK}/training)
+expect_pictures(${WORK}/training stage_breakdown.png link_utilization.png)
+
+run_or_fail(${MPIRUN} -np 1 ${RACKSCALE} run ${CONFIGS}/examples/fat-tree-128.yaml --set workload.bytes=64KiB
+            --output ${WORK}/traffic.h5)
+run_or_fail(${PYTHON} ${PLOT} ${WORK}/traffic.h5 -o ${WORK}/traffic)
+expect_pictures(${WORK}/traffic link_utilization.png)
+if(EXISTS ${WORK}/traffic/stage_breakdown.png)
+  message(FATAL_ERROR "a stage breakdown was drawn for a traffic run")
+endif()
+
+run_or_fail(${CMAKE_COMMAND} -E env RACKSCALE_TCO_SAMPLE=${WORK}/tco.h5
+            ${MPIRUN} -np 1 ${TCO_TEST} --gtest_filter=TcoOutput.*)
+run_or_fail(${PYTHON} ${PLOT} ${WORK}/tco.h5 -o ${WORK}/tco)
+expect_pictures(${WORK}/tco tco_breakdown.png)
+
+file(WRITE ${WORK}/notes.txt "not a results file")
+expect_refused(${WORK}/notes.txt "^plot_results.py: ${WORK}/notes.txt: not an HDF5 file")
+expect_refused(${WORK}/missing.h5 "^plot_results.py: ${WORK}/missing.h5: no such file")
+# An HDF5 file of another program: the partial file of a results file has no attributes yet, so an
+# empty HDF5 file stands in, made by h5py.
+run_or_fail(${PYTHON} -c "__import__('h5py').File(__import__('sys').argv[1], 'w').close()" ${WORK}/other.h5)
+expect_refused(${WORK}/other.h5 "not a rackscale results file \\(expected the root attribute format = 'rackscale results', found no 'format' attribute\\)")
+file(REMOVE_RECURSE ${WORK})

@@ -1,0 +1,259 @@
+// `rackscale run --output` for training runs, through the app layer under mpirun with 1, 2 and 4 ranks
+// (the README's default example cut down to stay quick: 32 H100s in 4 racks, TP 2 x PP 2 x DP 8, four
+// layers, two micro-batches per replica, two iterations). The file holds what the run's report
+// says and what follows from it independently: every device's time components add up to the run's
+// end, the per-stage means are the devices' rows averaged, the iteration ends are the devices' latest,
+// coordinates and memory are the layout's and the memory model's, MFU is its closed form; and its
+// results datasets are byte for byte those of a sequential run, for every partition method.
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <boost/mpi/communicator.hpp>
+#include <gtest/gtest.h>
+
+#include "app/training_output.hpp"
+#include "app/training_run.hpp"
+#include "app/version.hpp"
+#include "h5_reader.hpp"
+#include "io/config/scenario_loader.hpp"
+#include "io/results_metadata.hpp"
+#include "models/memory/memory_model.hpp"
+#include "models/network/build_topology.hpp"
+#include "models/workload/training_plan.hpp"
+#include "pdes/error.hpp"
+#include "scratch_dir.hpp"
+
+namespace {
+namespace app = rackscale::app;
+namespace wl = rackscale::models::workload;
+namespace fs = std::filesystem;
+using rackscale::test::H5Reader;
+using rackscale::test::ScratchDir;
+
+boost::mpi::communicator world() { return {}; }
+boost::mpi::communicator self() { return {MPI_COMM_SELF, boost::mpi::comm_attach}; }
+
+rackscale::models::Scenario scenario() {
+  return rackscale::io::load_scenario(std::string(RACKSCALE_TRAINING_CONFIGS) + "/laptop-64.yaml",
+                                      {"cluster.nodes=4", "cluster.nodes_per_rack=1", "workload.model.layers=4",
+                                       "workload.parallel.global_batch=16"});
+}
+
+wl::TrainingReport run(const boost::mpi::communicator& comm, const rackscale::models::Scenario& s,
+                       const std::string& path, const std::string& method = "block") {
+  app::RunOptions options;
+  options.partition = method;
+  const app::OutputOptions output{path, false};
+  EXPECT_EQ(app::check_output(comm, output), "");
+  return app::run_training(comm, s, options, app::training_output(comm, s, output));
+}
+
+const std::array<std::string, 8> kComponents{"forward_ps",       "backward_ps",
+                                             "recompute_ps",     "optimizer_ps",
+                                             "other_compute_ps", "exposed_communication_ps",
+                                             "pipeline_bubble_ps", "idle_ps"};
+
+bool placement_dependent(const std::string& dataset) {
+  return dataset.starts_with("/partition/") || dataset.starts_with("/engine/");
+}
+}  // namespace
+
+TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
+  const auto comm = world();
+  const ScratchDir dir(comm, "training-figures");
+  const auto s = scenario();
+  const std::string path = dir / "laptop.h5";
+  const auto report = run(comm, s, path);
+  ASSERT_TRUE(fs::exists(path));
+  if (comm.rank() != 0) return;
+  const H5Reader in(path);
+
+  // Metadata: the common root attributes, for a training workload.
+  EXPECT_EQ(in.string_attribute("/", "format"), "rackscale results");
+  EXPECT_EQ(in.attribute<std::int64_t>("/", "format_version"), rackscale::io::kResultsFormatVersion);
+  EXPECT_EQ(in.string_attribute("/", "workload"), "training");
+  EXPECT_EQ(in.string_attribute("/", "program_version"), app::kVersion);
+  EXPECT_EQ(in.string_attribute("/", "scenario"), "laptop-64");
+  EXPECT_EQ(in.string_attribute("/", "config"), s.resolved_yaml);
+  EXPECT_EQ(in.string_attribute("/", "network_fidelity"), "chunk");
+  EXPECT_EQ(in.attribute<std::int64_t>("/", "ranks"), comm.size());
+  EXPECT_GT(in.attribute<std::uint64_t>("/", "events"), 0u);
+  for (const std::string name : {"created", "wall_s", "setup_s", "events_per_s", "windows", "lookahead_ps",
+                                 "final_time_ps", "topology", "description", "config_file", "partition_method",
+                                 "git_revision", "seed"})
+    EXPECT_TRUE(in.has_attribute("/", name)) << name;
+
+  // The summary scalars: the report's, and the closed forms they follow.
+  const auto& spec = s.workload.training;
+  const std::uint64_t tokens = spec.parallel.global_batch * spec.model.sequence;
+  EXPECT_EQ(in.attribute<std::uint64_t>("/training", "tokens_per_iteration"), tokens);
+  const auto iteration = in.attribute<std::uint64_t>("/training", "iteration_time_ps");
+  EXPECT_EQ(iteration, report.iteration_time);
+  const double seconds = static_cast<double>(iteration) * 1e-12;
+  const double peak = 32 * s.cluster.accelerator.peak_bf16_flops;
+  const double model_flops = in.attribute<double>("/training", "model_flops");
+  const double hardware_flops = in.attribute<double>("/training", "hardware_flops");
+  EXPECT_EQ(model_flops, report.model_flops);
+  EXPECT_EQ(hardware_flops, report.hardware_flops);
+  EXPECT_NEAR(in.attribute<double>("/training", "tokens_per_s"), static_cast<double>(tokens) / seconds, 1e-9 * 1e6);
+  EXPECT_NEAR(in.attribute<double>("/training", "mfu"), model_flops / (seconds * peak), 1e-12);
+  EXPECT_NEAR(in.attribute<double>("/training", "hfu"), hardware_flops / (seconds * peak), 1e-12);
+  EXPECT_NEAR(in.attribute<double>("/training", "per_device_tflops"), hardware_flops / seconds / 32 / 1e12, 1e-9);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/training", "parameters"), report.parameters);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/training", "pipeline_parallel"), 2u);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/training", "tensor_parallel"), 2u);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/training", "data_parallel"), 8u);
+
+  // Iterations: the times add up to their ends; the last end is the run's and the links' span.
+  const auto times = in.read<std::uint64_t>("/training/iteration_times_ps");
+  const auto ends = in.read<std::uint64_t>("/training/iteration_end_ps");
+  ASSERT_EQ(times.size(), 2u);
+  EXPECT_EQ(std::vector<std::uint64_t>(report.iteration_times.begin(), report.iteration_times.end()), times);
+  EXPECT_EQ(ends[0], times[0]);
+  EXPECT_EQ(ends[1], times[0] + times[1]);
+  const std::uint64_t run_end = ends.back();
+  EXPECT_EQ(in.attribute<std::uint64_t>("/training", "run_time_ps"), run_end);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/links", "makespan_ps"), run_end);
+
+  // Devices: place in the job from the layout, memory from the memory model.
+  const auto plan = wl::build_training_plan(spec, s.cluster);
+  const auto memory = rackscale::models::memory::job_memory(plan.layout);
+  const std::size_t devices = 32;
+  const auto stage = in.read<std::uint32_t>("/devices/stage");
+  const auto tensor = in.read<std::uint32_t>("/devices/tensor_rank");
+  const auto data = in.read<std::uint32_t>("/devices/data_rank");
+  const auto peak_memory = in.read<std::uint64_t>("/devices/peak_memory_bytes");
+  ASSERT_EQ(stage.size(), devices);
+  for (std::uint32_t d = 0; d < devices; ++d) {
+    const auto c = plan.layout.coordinates(d);
+    EXPECT_EQ(stage[d], c.pipeline) << d;
+    EXPECT_EQ(tensor[d], c.tensor) << d;
+    EXPECT_EQ(data[d], c.data) << d;
+    EXPECT_EQ(peak_memory[d], memory[c.pipeline].total()) << d;
+  }
+  const auto stage_memory = in.read<std::uint64_t>("/stages/peak_memory_bytes");
+  ASSERT_EQ(stage_memory.size(), 2u);
+  EXPECT_EQ(stage_memory[1], memory[1].total());
+  EXPECT_EQ(in.read<std::uint64_t>("/stages/activations_bytes")[0], memory[0].activations);
+
+  // Time: every device's components add up to the run's end; the iteration ends' maxima are the run's.
+  std::vector<std::vector<std::uint64_t>> parts;
+  for (const auto& name : kComponents) parts.push_back(in.read<std::uint64_t>("/devices/" + name));
+  const auto device_ends = in.read<std::uint64_t>("/devices/iteration_end_ps");
+  ASSERT_EQ(in.shape("/devices/iteration_end_ps"), (std::vector<hsize_t>{devices, 2}));
+  std::array<std::uint64_t, 2> latest{};
+  for (std::size_t d = 0; d < devices; ++d) {
+    std::uint64_t sum = 0;
+    for (const auto& p : parts) sum += p[d];
+    EXPECT_EQ(sum, run_end) << "device " << d;
+    for (std::size_t i = 0; i < 2; ++i) latest[i] = std::max(latest[i], device_ends[d * 2 + i]);
+    EXPECT_GT(parts[0][d], 0u) << "forward time of device " << d;
+  }
+  EXPECT_EQ(latest[0], ends[0]);
+  EXPECT_EQ(latest[1], ends[1]);
+  // The per-stage means are the devices' rows averaged (16 devices per stage, 2 iterations).
+  for (std::size_t k = 0; k < kComponents.size(); ++k) {
+    const auto means = in.read<double>("/stages/" + kComponents[k]);
+    for (std::uint32_t st = 0; st < 2; ++st) {
+      std::uint64_t sum = 0;
+      for (std::size_t d = 0; d < devices; ++d)
+        if (stage[d] == st) sum += parts[k][d];
+      EXPECT_DOUBLE_EQ(means[st], static_cast<double>(sum) / 32.0) << kComponents[k] << " stage " << st;
+    }
+  }
+  EXPECT_GT(in.read<double>("/stages/pipeline_bubble_ps")[0], 0.0);
+  EXPECT_DOUBLE_EQ(in.attribute<double>("/training", "mean_forward_ps"), report.breakdown.forward);
+
+  // Collectives: the report's table, with names.
+  const auto calls = in.read<std::uint64_t>("/collectives/calls");
+  ASSERT_EQ(calls.size(), report.collectives.size());
+  const auto group = in.read<std::uint8_t>("/collectives/group");
+  const auto group_names = in.string_attributes("/collectives/group", "names");
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    EXPECT_EQ(calls[i], report.collectives[i].tally.calls);
+    EXPECT_EQ(group_names.at(group[i]), wl::group_name(report.collectives[i].group));
+  }
+  EXPECT_EQ(in.read<std::uint64_t>("/collectives/longest_ps").front(), report.collectives.front().tally.longest);
+
+  // Links: utilization is busy time over the run; bytes went over NVLink and the NICs.
+  const auto busy = in.read<std::uint64_t>("/links/busy_ps");
+  const auto utilization = in.read<double>("/links/utilization");
+  for (std::size_t p = 0; p < busy.size(); ++p)
+    EXPECT_EQ(utilization[p], static_cast<double>(busy[p]) / static_cast<double>(run_end));
+  const auto bytes = in.read<std::uint64_t>("/links/bytes");
+  const auto classes = in.read<std::uint8_t>("/links/link_class");
+  std::array<std::uint64_t, 2> by_class{};  // scale_up, nic
+  for (std::size_t p = 0; p < bytes.size(); ++p)
+    if (classes[p] < 2) by_class[classes[p]] += bytes[p];
+  EXPECT_GT(by_class[0], 0u);
+  EXPECT_GT(by_class[1], 0u);
+  // Pipeline transfers: every device sends activations or gradients to its neighbour stage.
+  std::uint64_t pipeline = 0;
+  for (const auto b : in.read<std::uint64_t>("/devices/pipeline_bytes_sent")) pipeline += b;
+  EXPECT_GT(pipeline, 0u);
+}
+
+TEST(TrainingOutput, ResultsAreIdenticalToASequentialRunForEveryPartitionMethod) {
+  const auto comm = world();
+  const ScratchDir dir(comm, "training-identical");
+  const auto s = scenario();
+  const std::string reference = dir / "sequential.h5";
+  if (comm.rank() == 0) (void)run(self(), s, reference);
+  comm.barrier();
+  for (const std::string method : {"block", "round_robin", "metis"}) {
+    SCOPED_TRACE(method);
+    const std::string path = dir / (method + ".h5");
+    (void)run(comm, s, path, method);
+    if (comm.rank() != 0) continue;
+    const H5Reader a(reference), b(path);
+    const auto datasets = a.datasets();
+    ASSERT_EQ(datasets, b.datasets());
+    ASSERT_GT(datasets.size(), 60u);
+    for (const auto& dataset : datasets) {
+      if (placement_dependent(dataset)) continue;
+      EXPECT_EQ(a.raw(dataset), b.raw(dataset)) << dataset;
+    }
+    for (const std::string group : {"/training", "/stages", "/links"}) {
+      const auto names = a.attribute_names(group);
+      ASSERT_EQ(names, b.attribute_names(group));
+      for (const auto& name : names) EXPECT_EQ(a.raw_attribute(group, name), b.raw_attribute(group, name)) << group << " " << name;
+    }
+  }
+}
+
+TEST(TrainingOutput, AnExistingFileIsRefusedBeforeSimulatingAndAFailedWriteLeavesNone) {
+  const auto comm = world();
+  const ScratchDir dir(comm, "training-refused");
+  const std::string path = dir / "out.h5";
+  if (comm.rank() == 0) std::ofstream(path) << "old";
+  comm.barrier();
+  EXPECT_EQ(app::check_output(comm, {path, false}), "--output " + path + ": the file exists (--force replaces it)");
+  EXPECT_EQ(app::check_output(comm, {path, true}), "");
+  EXPECT_EQ(app::check_output(comm, {"", false}), "");
+
+  // Something takes the name while the run goes on: a directory, which a file cannot replace.
+  const std::string taken = dir / "taken.h5";
+  if (comm.rank() == 0) fs::create_directory(taken);
+  comm.barrier();
+  const auto s = scenario();
+  try {
+    (void)app::run_training(comm, s, {}, app::training_output(comm, s, {taken, true}));
+    ADD_FAILURE() << "the run succeeded";
+  } catch (const rackscale::pdes::SimulationError& e) {
+    EXPECT_NE(std::string(e.what()).find("cannot write the results file " + taken), std::string::npos) << e.what();
+  }
+  comm.barrier();
+  EXPECT_TRUE(fs::is_empty(taken));
+  if (comm.rank() == 0) {
+    std::string kept;
+    std::getline(std::ifstream(path), kept);
+    EXPECT_EQ(kept, "old");
+  }
+  EXPECT_EQ(std::distance(fs::directory_iterator(dir.path()), fs::directory_iterator{}), 2) << "no partial file left";
+}
