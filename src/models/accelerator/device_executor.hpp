@@ -20,6 +20,7 @@
 #include "models/collectives/collective_engine.hpp"
 #include "models/hardware.hpp"
 #include "models/network/device_lp.hpp"
+#include "pdes/progress.hpp"
 #include "pdes/time.hpp"
 
 namespace rackscale::models::accelerator {
@@ -89,6 +90,11 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
 
   [[nodiscard]] const DeviceStats& stats() const noexcept { return stats_; }
+  // Ops finished over all iterations, out of iterations x ops per iteration: how far this device is,
+  // for progress reports.
+  [[nodiscard]] pdes::WorkDone work() const noexcept {
+    return {ops_finished_, static_cast<std::uint64_t>(iterations_) * index_->program().ops.size()};
+  }
 
  private:
   void begin_iteration(network::DeviceLp& device);
@@ -131,6 +137,7 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   std::unordered_map<std::uint64_t, OpIndex> waiting_ack_;   // send started, not acknowledged yet
   std::vector<std::uint32_t> members_;        // scratch for collective groups
   DeviceStats stats_;
+  std::uint64_t ops_finished_ = 0;            // over all iterations
 };
 
 }  // namespace rackscale::models::accelerator
