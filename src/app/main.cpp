@@ -9,10 +9,12 @@
 #include <boost/mpi/environment.hpp>
 
 #include "app/command.hpp"
+#include "app/console_options.hpp"
 #include "app/exit_codes.hpp"
 #include "app/phold_command.hpp"
 #include "app/validate_command.hpp"
 #include "app/partition_command.hpp"
+#include "app/presets_command.hpp"
 #include "app/run_command.hpp"
 #include "app/version.hpp"
 
@@ -24,11 +26,14 @@ int main(int argc, char** argv) {
   CLI::App cli{"rackscale: a parallel discrete-event simulator of distributed DNN training on large clusters"};
   cli.set_version_flag("--version", std::string(kVersion) + " (" + kGitRevision + ")");
   cli.require_subcommand(1);
+  cli.fallthrough();  // the console options may follow the subcommand's name too
+  const ConsoleOptions console(cli);
   std::vector<std::unique_ptr<Command>> commands;
-  commands.push_back(std::make_unique<RunCommand>(cli));
-  commands.push_back(std::make_unique<PholdCommand>(cli));
+  commands.push_back(std::make_unique<RunCommand>(cli, console));
+  commands.push_back(std::make_unique<PholdCommand>(cli, console));
   commands.push_back(std::make_unique<ValidateCommand>(cli));
   commands.push_back(std::make_unique<PartitionCommand>(cli));
+  commands.push_back(std::make_unique<PresetsCommand>(cli));
 
   try {
     cli.parse(argc, argv);
@@ -42,6 +47,10 @@ int main(int argc, char** argv) {
       std::cerr << err.str();
     }
     return code == 0 ? kExitOk : kExitBadInput;
+  }
+  if (const std::string refused = console.apply(world); !refused.empty()) {
+    if (world.rank() == 0) std::cerr << "rackscale: " << refused << '\n';
+    return kExitBadInput;
   }
 
   try {

@@ -10,6 +10,7 @@
 #include <boost/mpi/collectives/broadcast.hpp>
 #include <boost/mpi/operations.hpp>
 #include <boost/serialization/vector.hpp>
+#include <spdlog/spdlog.h>
 
 #include "models/network/build_topology.hpp"
 #include "models/network/network_lps.hpp"
@@ -86,6 +87,7 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
   if (!options.queue.empty()) engine_options.queue = options.queue;
   engine_options.sync = options.sync;
   engine_options.seed = scenario.simulation.seed;
+  engine_options.progress = options.progress;
   pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options);
 
   const models::traffic::TrafficPlan plan(scenario.workload.traffic, static_cast<std::uint32_t>(topology.device_count()),
@@ -94,6 +96,10 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
   models::traffic::TrafficStats stats;
   net::add_network_lps(engine, network, [&](std::uint32_t) {
     return std::make_unique<models::traffic::TrafficDevice>(plan, stats);
+  });
+  // Messages delivered on this rank; the planned total counted once, on rank 0, since ranks' figures add.
+  engine.set_work_gauge([&stats, &plan, rank = comm.rank()] {
+    return pdes::WorkDone{stats.completion.count(), rank == 0 ? plan.total_messages() : 0};
   });
 
   TrafficReport report;
@@ -107,6 +113,9 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
 
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
   report.setup_seconds = boost::mpi::all_reduce(comm, setup, boost::mpi::maximum<double>());
+  spdlog::info("simulating {} devices on {} rank(s) after {:.3f} s of setup", report.devices, comm.size(),
+               report.setup_seconds);
+  spdlog::debug("{} LPs on this rank", engine.local_lps().size());
   const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
 
   // Integer figures first: they add up exactly whatever the placement.

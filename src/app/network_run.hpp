@@ -2,6 +2,7 @@
 // Wires a traffic scenario together: topology -> rack partition -> engine and network LPs -> run ->
 // figures reduced over ranks. Used by `rackscale run` and by the network tests.
 #include <functional>
+#include <memory>
 #include <string>
 
 #include <boost/mpi/communicator.hpp>
@@ -9,6 +10,7 @@
 #include "models/scenario.hpp"
 #include "models/traffic/traffic_report.hpp"
 #include "models/traffic/traffic_run_state.hpp"
+#include "pdes/progress.hpp"
 
 namespace rackscale::app {
 
@@ -16,6 +18,7 @@ struct RunOptions {
   std::string partition;  // empty: the scenario's simulation.partition
   std::string queue;      // empty: the engine's default
   std::string sync = "auto";
+  std::shared_ptr<pdes::ProgressMonitor> progress = nullptr;  // none shown
   // Called on every rank once the run's figures are reduced, before run_traffic returns (the results
   // file is written here); an exception it throws leaves run_traffic.
   std::function<void(const models::traffic::TrafficRunState&)> on_finished;

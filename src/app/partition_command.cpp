@@ -1,16 +1,15 @@
 #include "app/partition_command.hpp"
 
-#include <exception>
 #include <iterator>
 #include <iostream>
 #include <stdexcept>
 
-#include <boost/mpi/collectives/broadcast.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "app/exit_codes.hpp"
+#include "app/rank_zero.hpp"
 #include "app/scenario_errors.hpp"
 #include "io/config/config_error.hpp"
 #include "io/config/scenario_loader.hpp"
@@ -57,19 +56,8 @@ PartitionCommand::PartitionCommand(CLI::App& parent)
 }
 
 int PartitionCommand::execute(const boost::mpi::communicator& comm) {
-  // One process does the work: placing racks is cheap and must not depend on the rank count it is
-  // started with. Every exception is caught here so that rank 0 always reaches the broadcast.
-  int code = kExitOk;
-  if (comm.rank() == 0) {
-    try {
-      code = run();
-    } catch (const std::exception& e) {
-      std::cerr << kPrefix << "internal error: " << e.what() << '\n';
-      code = kExitInternalError;
-    }
-  }
-  boost::mpi::broadcast(comm, code, 0);
-  return code;
+  // Placing racks is cheap and must not depend on the rank count the command is started with.
+  return run_on_rank_zero(comm, kPrefix, [this] { return run(); });
 }
 
 int PartitionCommand::run() const {

@@ -29,8 +29,9 @@ pdes::SimTime picoseconds(const char* option, double ns) {
 }
 }  // namespace
 
-PholdCommand::PholdCommand(CLI::App& parent)
-    : command_(parent.add_subcommand("phold", "Run the PHOLD benchmark (ROSS semantics) on the PDES engine")) {
+PholdCommand::PholdCommand(CLI::App& parent, const ConsoleOptions& console)
+    : command_(parent.add_subcommand("phold", "Run the PHOLD benchmark (ROSS semantics) on the PDES engine")),
+      console_(console) {
   auto& m = run_.model;
   command_->add_option("--lps", m.lps, "Total number of LPs, placed on ranks in contiguous blocks")
       ->capture_default_str();
@@ -57,6 +58,7 @@ PholdCommand::PholdCommand(CLI::App& parent)
 int PholdCommand::execute(const boost::mpi::communicator& comm) {
   const bool printer = comm.rank() == 0;
   PholdRun run = run_;
+  run.progress = console_.progress(comm);
   PholdResult result;
   try {
     run.model.lookahead = picoseconds("--lookahead", lookahead_ns_);

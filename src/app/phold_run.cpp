@@ -1,5 +1,6 @@
 #include "app/phold_run.hpp"
 
+#include <chrono>
 #include <functional>
 #include <utility>
 
@@ -7,6 +8,7 @@
 #include <boost/mpi/collectives/gather.hpp>
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
+#include <spdlog/spdlog.h>
 
 #include "partition/partitioner.hpp"
 #include "pdes/engine.hpp"
@@ -17,6 +19,7 @@ using models::phold::mix64;
 using models::phold::PholdLp;
 
 PholdResult run_phold(const boost::mpi::communicator& comm, const PholdRun& run, bool gather_events_per_lp) {
+  const auto setup_start = std::chrono::steady_clock::now();
   models::phold::validate(run.model);
   const auto placer = partition::make_partitioner(run.placement);
   pdes::RankMap map(placer->assign(partition::Graph::isolated(run.model.lps), comm.size()), comm.size());
@@ -25,10 +28,14 @@ PholdResult run_phold(const boost::mpi::communicator& comm, const PholdRun& run,
   if (!run.queue.empty()) options.queue = run.queue;
   options.sync = run.sync;
   options.seed = run.seed;
+  options.progress = run.progress;
   pdes::Engine engine(comm, std::move(map), options);
   engine.declare_any_to_any_latency(run.model.lookahead);
   for (pdes::LpId lp : engine.rank_map().lps_of(comm.rank()))
     engine.add_lp(std::make_unique<PholdLp>(lp, run.model));
+  spdlog::debug("{} of {} LPs on this rank ({} placement), set up in {:.3f} s", engine.local_lps().size(),
+                run.model.lps, run.placement,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
 
   const pdes::EngineStats stats = engine.run(run.end);
 

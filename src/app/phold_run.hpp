@@ -1,12 +1,14 @@
 #pragma once
 // Wires PHOLD to the engine: places the LPs on ranks, runs, and reduces the results.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include <boost/mpi/communicator.hpp>
 
 #include "models/phold/phold.hpp"
+#include "pdes/progress.hpp"
 #include "pdes/statistics.hpp"
 
 namespace rackscale::app {
@@ -18,6 +20,7 @@ struct PholdRun {
   std::string queue;                  // empty: the engine's default
   std::string sync = "auto";
   std::string placement = "block";    // partitioner that places LPs on ranks
+  std::shared_ptr<pdes::ProgressMonitor> progress = nullptr;  // none shown
 };
 
 struct PholdResult {

@@ -1,10 +1,12 @@
 #include "app/run_command.hpp"
 
+#include <chrono>
 #include <iostream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+#include <spdlog/spdlog.h>
 
 #include "app/collective_run.hpp"
 #include "app/exit_codes.hpp"
@@ -23,8 +25,8 @@
 
 namespace rackscale::app {
 
-RunCommand::RunCommand(CLI::App& parent)
-    : command_(parent.add_subcommand("run", "Simulate a scenario described by a YAML config")) {
+RunCommand::RunCommand(CLI::App& parent, const ConsoleOptions& console)
+    : command_(parent.add_subcommand("run", "Simulate a scenario described by a YAML config")), console_(console) {
   command_->add_option("config", config_, "Scenario file (YAML; see docs/config.md)")->required();
   command_->add_option("--set", overrides_, "Override a config value: --set cluster.nodes=32 (repeatable)");
   command_->add_option("--partition", options_.partition,
@@ -57,6 +59,7 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
     return fail(kExitBadInput, e.what());
   }
   models::Scenario scenario;
+  const auto load_start = std::chrono::steady_clock::now();
   try {
     scenario = io::load_scenario(config_, overrides_);
   } catch (const io::ConfigError& e) {
@@ -64,6 +67,9 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   }
   PreparedTrace trace = prepare_trace(comm, scenario, trace_, output_.force);
   if (!trace.problem.empty()) return fail(kExitBadInput, trace.problem);
+  spdlog::debug("config {} loaded in {:.3f} s: scenario '{}'", config_,
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count(), scenario.name);
+  options_.progress = console_.progress(comm);
   if (scenario.workload.kind == models::WorkloadKind::collective)
     return run_collective_scenario(comm, scenario, options_, json_, output_);
   if (scenario.workload.kind == models::WorkloadKind::training) {

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "app/command.hpp"
+#include "app/console_options.hpp"
 #include "app/network_run.hpp"
 #include "app/trace_output.hpp"
 #include "app/traffic_output.hpp"
@@ -14,12 +15,13 @@ namespace rackscale::app {
 
 class RunCommand final : public Command {
  public:
-  explicit RunCommand(CLI::App& parent);
+  RunCommand(CLI::App& parent, const ConsoleOptions& console);
   [[nodiscard]] bool chosen() const override { return command_->parsed(); }
   [[nodiscard]] int execute(const boost::mpi::communicator& comm) override;
 
  private:
   CLI::App* command_;
+  const ConsoleOptions& console_;
   std::string config_;
   std::vector<std::string> overrides_;
   RunOptions options_;

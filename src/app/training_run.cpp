@@ -9,6 +9,7 @@
 #include <boost/mpi/operations.hpp>
 #include <boost/serialization/vector.hpp>
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "models/accelerator/device_executor.hpp"
 #include "models/collectives/collective_engine.hpp"
@@ -71,6 +72,7 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
 
   wl::TrainingReport report;
   report.memory_warning = models::memory::check_memory(plan.layout, cluster.accelerator);
+  if (!report.memory_warning.empty()) spdlog::warn("{}", report.memory_warning);
   report.memory = plan.memory;
   report.memory_capacity = cluster.accelerator.memory_bytes;
   trace.prepare(plan);
@@ -85,6 +87,7 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   if (!options.queue.empty()) engine_options.queue = options.queue;
   engine_options.sync = options.sync;
   engine_options.seed = scenario.simulation.seed;
+  engine_options.progress = options.progress;
   pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options);
 
   std::vector<std::shared_ptr<const acc::ProgramIndex>> indexes;
@@ -102,6 +105,11 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
     executors.emplace_back(device, executor.get());
     return executor;
   });
+  engine.set_work_gauge([&executors] {
+    pdes::WorkDone work;
+    for (const auto& entry : executors) work += entry.second->work();
+    return work;
+  });
 
   report.topology = topology.description;
   report.devices = topology.device_count();
@@ -118,6 +126,9 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   report.active_parameters = plan.active_parameters;
   const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
   report.setup_seconds = boost::mpi::all_reduce(comm, setup, boost::mpi::maximum<double>());
+  spdlog::info("simulating {} devices on {} rank(s) after {:.3f} s of setup", report.devices, comm.size(),
+               report.setup_seconds);
+  spdlog::debug("{} LPs on this rank", engine.local_lps().size());
 
   const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
 

@@ -42,7 +42,6 @@ std::string training_summary(const models::Scenario& s, const wl::TrainingReport
                      s.cluster.accelerator.name, with_commas(r.switches), with_commas(r.racks), r.topology);
   out += fmt::format("partition: {} over {} rank(s), lookahead {}\n", r.partition.method, r.partition.ranks,
                      format_time(r.partition.lookahead));
-  if (!r.memory_warning.empty()) out += "warning: " + r.memory_warning + "\n";
   out += "\n";
 
   using A = TextTable::Align;

@@ -14,12 +14,14 @@ namespace {
 constexpr int kTag = 7301;
 
 // The header travels as the first 64-byte record of each message: time = sender's next event time,
-// seq = number of events that follow, aux = 1 if the sender failed.
-Event make_header(SimTime local_next, std::size_t count, bool failed) {
+// seq = number of events that follow, aux = 1 if the sender failed, kind = 1 if the sender is rank 0
+// and wants a progress report after this window.
+Event make_header(SimTime local_next, std::size_t count, bool failed, bool progress_wanted) {
   Event header;
   header.time = local_next;
   header.seq = count;
   header.aux = failed ? 1u : 0u;
+  header.kind = progress_wanted ? 1u : 0u;
   return header;
 }
 }  // namespace
@@ -31,8 +33,9 @@ DenseWindowSync::DenseWindowSync(boost::mpi::communicator comm)
 
 // This runs once per window, often every few microseconds, so it calls MPI directly: Boost.MPI's
 // request objects allocate per message and its wait_all polls request by request.
-SimTime DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
-                                    const std::string& failure, EventQueue& queue, EngineStats& stats) {
+WindowEnd DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
+                                      bool progress_wanted, const std::string& failure, EventQueue& queue,
+                                      EngineStats& stats) {
   const int ranks = comm_.size();
   const int me = comm_.rank();
   const MPI_Comm comm(comm_);
@@ -42,7 +45,7 @@ SimTime DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, S
     auto& out = outboxes[static_cast<std::size_t>(peer)];
     auto& buffer = send_buffers_[static_cast<std::size_t>(peer)];
     buffer.clear();
-    buffer.push_back(make_header(local_next, out.size(), !failure.empty()));
+    buffer.push_back(make_header(local_next, out.size(), !failure.empty(), me == 0 && progress_wanted));
     buffer.insert(buffer.end(), out.begin(), out.end());
     out.clear();
     requests_.emplace_back();
@@ -51,6 +54,7 @@ SimTime DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, S
   }
 
   SimTime global_next = local_next;
+  bool report_progress = me == 0 && progress_wanted;
   int lowest_failing_rank = failure.empty() ? ranks : me;
   for (int peer = 0; peer < ranks; ++peer) {
     if (peer == me) continue;
@@ -65,13 +69,14 @@ SimTime DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, S
     const Event& header = receive_buffer_.front();
     global_next = std::min(global_next, header.time);
     if (header.aux != 0) lowest_failing_rank = std::min(lowest_failing_rank, peer);
+    if (peer == 0) report_progress = header.kind != 0;
     for (std::size_t i = 1; i < records; ++i) queue.push(receive_buffer_[i]);
     stats.remote_received += records - 1;
   }
   BOOST_MPI_CHECK_RESULT(MPI_Waitall, (static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
 
   if (lowest_failing_rank < ranks) raise_window_failure(comm_, lowest_failing_rank, failure);
-  return global_next;
+  return {global_next, report_progress};
 }
 
 }  // namespace rackscale::pdes

@@ -1,6 +1,7 @@
 #include "pdes/engine.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <exception>
 #include <stdexcept>
@@ -15,6 +16,9 @@
 namespace rackscale::pdes {
 namespace {
 using Clock = std::chrono::steady_clock;
+// One rank: events between two looks at the clock for progress, a few microseconds to a millisecond
+// of handling, against one clock reading.
+constexpr std::uint64_t kEventsBetweenProgressPolls = 1024;
 double seconds_between(Clock::time_point start, Clock::time_point end) {
   return std::chrono::duration<double>(end - start).count();
 }
@@ -30,7 +34,9 @@ Engine::Engine(boost::mpi::communicator comm, RankMap map, const EngineOptions& 
       sync_(make_synchronizer(options.sync, comm_)),
       local_by_id_(map_.lp_count(), nullptr),
       outboxes_(static_cast<std::size_t>(comm_.size())),
-      name_of_([](LpId lp) { return fmt::format("LP {}", lp); }) {
+      name_of_([](LpId lp) { return fmt::format("LP {}", lp); }),
+      progress_(options.progress ? options.progress : std::make_shared<NoProgress>()),
+      work_gauge_([] { return WorkDone{}; }) {
   if (map_.ranks() != comm_.size())
     throw std::invalid_argument(
         fmt::format("engine: the rank map is for {} ranks but the run has {}", map_.ranks(), comm_.size()));
@@ -63,6 +69,8 @@ void Engine::add_link(const Link& link) {
 void Engine::declare_any_to_any_latency(SimTime latency) {
   any_to_any_latency_ = std::min(any_to_any_latency_, latency);
 }
+
+void Engine::set_work_gauge(WorkGauge gauge) { work_gauge_ = std::move(gauge); }
 
 void Engine::set_lp_names(std::function<std::string(LpId)> name_of) { name_of_ = std::move(name_of); }
 
@@ -111,21 +119,45 @@ void Engine::handle_until(SimTime limit) {
   while (queue_->pop_before(limit, event)) {
     now_ = event.time;
     local_by_id_[event.dst]->handle(event);
-    ++stats_.events_processed;
+    if (++stats_.events_processed == next_progress_poll_) poll_progress();
   }
 }
 
-SimTime Engine::end_window(const std::string& failure) {
+void Engine::poll_progress() {
+  next_progress_poll_ += kEventsBetweenProgressPolls;
+  if (progress_->due(seconds_since(run_start_))) report_progress(now_);
+}
+
+void Engine::report_progress(SimTime simulated) {
+  const WorkDone work = work_gauge_();
+  const std::array<std::uint64_t, 3> mine{stats_.events_processed, work.done, work.total};
+  std::array<std::uint64_t, 3> all{};
+  reduce_to_root(comm_, mine, all, Reduction::sum);
+  if (rank_ == 0) progress_->report({simulated, end_, all[0], {all[1], all[2]}, seconds_since(run_start_)});
+}
+
+SimTime Engine::end_window(const std::string& failure, Clock::time_point now) {
   const SimTime local_next = std::min(queue_->next_time(), earliest_sent_);
   earliest_sent_ = kNever;
-  return sync_->end_window(outboxes_, local_next, failure, *queue_, stats_);
+  const bool progress_wanted = rank_ == 0 && progress_->due(seconds_between(run_start_, now));
+  const WindowEnd agreed = sync_->end_window(outboxes_, local_next, progress_wanted, failure, *queue_, stats_);
+  if (agreed.report_progress && agreed.global_next < end_) report_progress(agreed.global_next);
+  return agreed.global_next;
 }
 
 EngineStats Engine::run(SimTime end) {
   if (ran_) throw std::logic_error("engine: run() may be called once");
   ran_ = true;
-  const auto run_start = Clock::now();
+  run_start_ = Clock::now();
+  // The display is finished however the run ends, so an error message starts on a line of its own.
+  struct FinishProgress {
+    ProgressMonitor* monitor;
+    ~FinishProgress() {
+      if (monitor != nullptr) monitor->finish();
+    }
+  } finish_progress{rank_ == 0 ? progress_.get() : nullptr};
   end_ = end;
+  if (comm_.size() == 1) next_progress_poll_ = kEventsBetweenProgressPolls;
   std::sort(owned_.begin(), owned_.end(), [](const auto& a, const auto& b) { return a->id() < b->id(); });
   stats_.lps = owned_.size();
 
@@ -149,7 +181,7 @@ EngineStats Engine::run(SimTime end) {
   }
   // One clock reading per phase boundary: the hot loop of short windows pays two per window.
   auto mark = Clock::now();
-  SimTime next = end_window(failure);
+  SimTime next = end_window(failure, mark);
   while (next < end_) {
     const SimTime limit = std::min(saturating_add(next, lookahead_), end_);
     const auto handled = Clock::now();
@@ -162,7 +194,7 @@ EngineStats Engine::run(SimTime end) {
     mark = Clock::now();
     stats_.process_seconds += seconds_between(handled, mark);
     ++stats_.windows;
-    next = end_window(failure);
+    next = end_window(failure, mark);
   }
   stats_.sync_seconds += seconds_since(mark);
 
@@ -177,7 +209,7 @@ EngineStats Engine::run(SimTime end) {
   const int lowest_failing_rank =
       boost::mpi::all_reduce(comm_, failure.empty() ? comm_.size() : rank_, boost::mpi::minimum<int>());
   if (lowest_failing_rank < comm_.size()) raise_window_failure(comm_, lowest_failing_rank, failure);
-  stats_.wall_seconds = seconds_since(run_start);
+  stats_.wall_seconds = seconds_since(run_start_);
   stats_.peak_memory_bytes = peak_memory_bytes();
   return stats_;
 }

@@ -3,6 +3,7 @@
 // time. With one rank (SequentialSync) the single window is the whole run, which makes it the
 // sequential engine; with several ranks the windows are those of YAWNS / SST: a rank handles every
 // event earlier than (global next event time + lookahead), then the ranks exchange cross-rank events.
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "pdes/event_queue.hpp"
 #include "pdes/link.hpp"
 #include "pdes/logical_process.hpp"
+#include "pdes/progress.hpp"
 #include "pdes/rank_map.hpp"
 #include "pdes/statistics.hpp"
 #include "pdes/sync.hpp"
@@ -26,6 +28,8 @@ struct EngineOptions {
   std::string queue{default_event_queue()};  // see event_queue_names()
   std::string sync = "auto";                 // see synchronizer_names()
   std::uint64_t seed = 1;                    // run seed for every LP's random stream
+  // Shown progress (rank 0's matters; see pdes/progress.hpp). Null: none.
+  std::shared_ptr<ProgressMonitor> progress = nullptr;
 };
 
 class Engine {
@@ -50,6 +54,10 @@ class Engine {
   // graph, such as PHOLD): the lookahead is at most this whenever there is more than one rank.
   void declare_any_to_any_latency(SimTime latency);
 
+  // The model's measure of how far the run is, for progress reports (pdes/progress.hpp); without one
+  // the fraction done comes from simulated time against a finite end.
+  void set_work_gauge(WorkGauge gauge);
+
   // Optional names for LPs in error messages ("device 12 (rack 3)"); default "LP <id>".
   void set_lp_names(std::function<std::string(LpId)> name_of);
   [[nodiscard]] std::string lp_name(LpId lp) const;
@@ -73,7 +81,9 @@ class Engine {
                 std::uint32_t aux);
   [[noreturn]] void causality_error(const LogicalProcess& src, LpId dst, SimTime delay) const;
   void handle_until(SimTime limit);
-  SimTime end_window(const std::string& failure);
+  SimTime end_window(const std::string& failure, std::chrono::steady_clock::time_point now);
+  void poll_progress();
+  void report_progress(SimTime simulated);
 
   boost::mpi::communicator comm_;
   RankMap map_;
@@ -87,12 +97,18 @@ class Engine {
   std::vector<Link> links_;
   SimTime any_to_any_latency_ = kNever;
   std::function<std::string(LpId)> name_of_;
+  std::shared_ptr<ProgressMonitor> progress_;
+  WorkGauge work_gauge_;
 
   SimTime now_ = 0;
   SimTime end_ = kNever;
   SimTime lookahead_ = kNever;
   SimTime earliest_sent_ = kNever;  // earliest cross-rank event sent in this window
   bool ran_ = false;
+  std::chrono::steady_clock::time_point run_start_;
+  // With one rank the only window is the whole run, so progress is polled inside it, whenever this
+  // many events have been handled (kNever with several ranks: their windows' ends serve).
+  std::uint64_t next_progress_poll_ = kNever;
   EngineStats stats_;
 };
 

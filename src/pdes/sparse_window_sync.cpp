@@ -23,8 +23,9 @@ constexpr std::array<int, 2> kTags{7302, 7303};
 SparseWindowSync::SparseWindowSync(boost::mpi::communicator comm)
     : comm_(std::move(comm)), sends_to_(static_cast<std::size_t>(comm_.size()), 0) {}
 
-SimTime SparseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
-                                     const std::string& failure, EventQueue& queue, EngineStats& stats) {
+WindowEnd SparseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
+                                       bool progress_wanted, const std::string& failure, EventQueue& queue,
+                                       EngineStats& stats) {
   const int ranks = comm_.size();
   const int tag = kTags[window_++ % 2];
   std::vector<boost::mpi::request> sends;
@@ -37,10 +38,14 @@ SimTime SparseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, 
   int expected_messages = 0;
   BOOST_MPI_CHECK_RESULT(MPI_Reduce_scatter_block,
                          (sends_to_.data(), &expected_messages, 1, MPI_INT, MPI_SUM, MPI_Comm(comm_)));
-  // Element 0: earliest next event time; element 1: lowest failing rank (ranks if none).
-  const std::array<std::uint64_t, 2> mine{local_next, failure.empty() ? static_cast<std::uint64_t>(ranks)
-                                                                      : static_cast<std::uint64_t>(comm_.rank())};
-  std::array<std::uint64_t, 2> global{};
+  // Element 0: earliest next event time; element 1: lowest failing rank (ranks if none); element 2: 0 if
+  // rank 0 wants a progress report after this window (every other rank gives 1).
+  const bool wanted = comm_.rank() == 0 && progress_wanted;
+  const std::array<std::uint64_t, 3> mine{
+      local_next,
+      failure.empty() ? static_cast<std::uint64_t>(ranks) : static_cast<std::uint64_t>(comm_.rank()),
+      wanted ? 0u : 1u};
+  std::array<std::uint64_t, 3> global{};
   min_over_ranks(comm_, mine, global);
 
   for (int i = 0; i < expected_messages; ++i) {
@@ -56,7 +61,7 @@ SimTime SparseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, 
 
   const auto lowest_failing_rank = static_cast<int>(global[1]);
   if (lowest_failing_rank < ranks) raise_window_failure(comm_, lowest_failing_rank, failure);
-  return global[0];
+  return {global[0], global[2] == 0};
 }
 
 }  // namespace rackscale::pdes

@@ -14,8 +14,8 @@ namespace rackscale::pdes {
 class SparseWindowSync final : public Synchronizer {
  public:
   explicit SparseWindowSync(boost::mpi::communicator comm);
-  SimTime end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, const std::string& failure,
-                     EventQueue& queue, EngineStats& stats) override;
+  WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, bool progress_wanted,
+                       const std::string& failure, EventQueue& queue, EngineStats& stats) override;
   [[nodiscard]] std::string_view name() const override { return "sparse"; }
 
  private:

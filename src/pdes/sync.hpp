@@ -16,6 +16,12 @@
 
 namespace rackscale::pdes {
 
+// What the ranks agreed at a window's end.
+struct WindowEnd {
+  SimTime global_next = kNever;  // the earliest pending event time on any rank (kNever: none)
+  bool report_progress = false;  // rank 0 asked for a progress report after this window
+};
+
 class Synchronizer {
  public:
   virtual ~Synchronizer() = default;
@@ -26,10 +32,11 @@ class Synchronizer {
   // Collective over the engine's communicator. Sends outboxes[r] to rank r and empties it, pushes the
   // events sent to this rank into `queue`, and returns the earliest event time on any rank (kNever if
   // none). `local_next` is the earliest of this rank's pending events and of the events it sent in
-  // this window. If `failure` is non-empty this rank failed; when any rank failed, every rank throws
-  // SimulationError carrying the message of the lowest failing rank.
-  virtual SimTime end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
-                             const std::string& failure, EventQueue& queue, EngineStats& stats) = 0;
+  // this window. Rank 0's `progress_wanted` rides along with the exchange (other ranks' is ignored), so
+  // every rank returns the same report_progress. If `failure` is non-empty this rank failed; when any
+  // rank failed, every rank throws SimulationError carrying the message of the lowest failing rank.
+  virtual WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, bool progress_wanted,
+                               const std::string& failure, EventQueue& queue, EngineStats& stats) = 0;
 
   [[nodiscard]] virtual std::string_view name() const = 0;
 };

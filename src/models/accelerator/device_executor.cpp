@@ -251,6 +251,7 @@ void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
   const pdes::SimTime now = device.time();
   done_[i] = true;
   --remaining_;
+  ++ops_finished_;
   stream_busy_[op.stream] = false;
   if (op.kind == OpKind::compute) {
     compute_busy_ = false;

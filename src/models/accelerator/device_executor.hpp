@@ -21,6 +21,7 @@
 #include "models/collectives/collective_engine.hpp"
 #include "models/hardware.hpp"
 #include "models/network/device_lp.hpp"
+#include "pdes/progress.hpp"
 #include "pdes/time.hpp"
 
 namespace rackscale::models::accelerator {
@@ -90,6 +91,11 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
 
   [[nodiscard]] const DeviceStats& stats() const noexcept { return stats_; }
+  // Ops finished over all iterations, out of iterations x ops per iteration: how far this device is,
+  // for progress reports.
+  [[nodiscard]] pdes::WorkDone work() const noexcept {
+    return {ops_finished_, static_cast<std::uint64_t>(iterations_) * index_->program().ops.size()};
+  }
 
  private:
   void begin_iteration(network::DeviceLp& device);
@@ -137,6 +143,7 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   std::vector<std::uint32_t> members_;        // scratch for collective groups
   DeviceStats stats_;
   SpanRecorder& spans_;
+  std::uint64_t ops_finished_ = 0;            // over all iterations
 };
 
 }  // namespace rackscale::models::accelerator
