@@ -18,6 +18,9 @@
 #include "models/network/build_topology.hpp"
 #include "models/network/network_lps.hpp"
 #include "models/network/rack_graph.hpp"
+#include "models/power/cluster_energy.hpp"
+#include "models/tco/hardware_inventory.hpp"
+#include "models/tco/tco_settings.hpp"
 #include "models/workload/training_plan.hpp"
 #include "models/workload/training_role.hpp"
 #include "partition/partitioner.hpp"
@@ -53,6 +56,59 @@ wl::MeanBreakdown mean(const std::uint64_t* sums, double devices, double iterati
   return {static_cast<double>(sums[0]) / d, static_cast<double>(sums[1]) / d, static_cast<double>(sums[2]) / d,
           static_cast<double>(sums[3]) / d, static_cast<double>(sums[4]) / d, static_cast<double>(sums[5]) / d,
           static_cast<double>(sums[6]) / d, static_cast<double>(sums[7]) / d};
+}
+
+// Energy of the cluster over the simulated time: each rank meters the components it owns (port busy
+// times summed over ranks first, since a message's ports are charged by whichever rank carried it),
+// then the exact per-class limbs are summed over ranks.
+void meter_energy(const boost::mpi::communicator& comm, const pdes::Engine& engine, const net::Topology& topology,
+                  const models::Scenario& scenario, const net::PortCounters& counters,
+                  const std::vector<std::pair<std::uint32_t, const acc::DeviceExecutor*>>& executors,
+                  wl::TrainingReport& report) {
+  namespace power = models::power;
+  const auto& settings = scenario.tco;
+  const power::ClusterPower levels = power::cluster_power(scenario.cluster, settings.host_idle_watts,
+                                                          settings.host_active_watts, settings.memory_bound_activity);
+  std::vector<std::uint64_t> port_busy(counters.size(), 0);
+  pdes::reduce_to_all(comm, counters.busy, port_busy, pdes::Reduction::sum);
+  std::vector<std::pair<std::uint32_t, power::AcceleratorActivity>> devices;
+  // The accelerator model does not split compute- from memory-bound time: all of it is compute-bound.
+  for (const auto& [device, executor] : executors) devices.push_back({device, {executor->stats().breakdown.compute(), 0}});
+  std::sort(devices.begin(), devices.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<net::NodeId> switches;
+  for (net::NodeId node = 0; node < topology.nodes.size(); ++node)
+    if (topology.nodes[node].kind == net::NodeKind::switch_node && engine.is_local(node)) switches.push_back(node);
+
+  const power::MeteredEnergy mine = power::meter_components(
+      {topology, scenario.cluster, levels, report.simulated_time, devices, switches, port_busy});
+  const auto limbs = mine.by_class.limbs();
+  std::array<std::uint64_t, power::ClassEnergy::kLimbs> total{};
+  pdes::reduce_to_all(comm, limbs, total, pdes::Reduction::sum);
+  report.energy = power::ClassEnergy::from_limbs(total);
+  report.device_energy = mine.devices;
+
+  const double seconds = pdes::to_seconds(report.simulated_time);
+  if (seconds <= 0) return;
+  report.mean_it_watts = report.energy.total().joules() / seconds;
+  // The mean power over every simulated iteration, over the steady-state iteration's time.
+  const double per_iteration = pdes::to_seconds(report.iteration_time) / seconds;
+  auto& e = report.energy_per_iteration_joules;
+  e.accelerators = report.energy.accelerators.joules() * per_iteration;
+  e.hosts = report.energy.hosts.joules() * per_iteration;
+  e.nics = report.energy.nics.joules() * per_iteration;
+  e.switches = report.energy.switches.joules() * per_iteration;
+  if (report.iteration_time == 0) return;
+
+  models::tco::RunMeasures measures;
+  measures.iteration_time = report.iteration_time;
+  // With a token budget, the whole run is as many iterations as it takes; without, the ones simulated.
+  measures.iterations = settings.inputs.token_budget > 0 ? 0 : report.iterations;
+  measures.tokens_per_iteration = report.tokens_per_iteration;
+  measures.devices = report.devices;
+  measures.it_joules_per_iteration = e;
+  report.token_budget = settings.inputs.token_budget;
+  report.tco = models::tco::compute_tco(settings, models::tco::inventory_of(topology, scenario.cluster, levels),
+                                        measures, scenario.cluster.accelerator.name);
 }
 }  // namespace
 
@@ -214,6 +270,8 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
       report.collectives.push_back({static_cast<acc::GroupKind>(g), static_cast<acc::CollectiveKind>(k),
                                     {sums_all[3 * cell], sums_all[3 * cell + 1], sums_all[3 * cell + 2], longest_all[cell]}});
     }
+  report.simulated_time = ends.empty() ? 0 : ends.back();
+  meter_energy(comm, engine, topology, scenario, network.counters, executors, report);
   report.engine = pdes::gather_stats(comm, engine_stats);
   trace.finish(comm, plan, ends);
   on_finished({topology, rack_rank, engine, engine_stats, network.counters, plan.layout, local, run_end, report});

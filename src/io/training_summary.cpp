@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "io/energy_summary.hpp"
 #include "io/engine_report.hpp"
 #include "io/text_table.hpp"
 #include "io/traffic_summary.hpp"
@@ -96,6 +97,7 @@ std::string training_summary(const models::Scenario& s, const wl::TrainingReport
     memory.add_row({fmt::format("stage {}", mem.stage), gib(mem.weights), gib(mem.gradients), gib(mem.optimizer_states),
                     gib(mem.activations), gib(mem.communication_buffers), gib(mem.total()), gib(r.memory_capacity)});
   out += memory.render() + "\n";
+  out += energy_summary(r);
 
   const auto& e = r.engine.total;
   out += fmt::format("engine: setup {:.3f} s; {} events in {:.3f} s ({} events/s), {} windows, {} cross-rank events; "
@@ -146,6 +148,7 @@ nlohmann::ordered_json training_json(const models::Scenario& s, const wl::Traini
           {"collectives", collectives},
           {"memory_bytes", memory},
           {"memory_capacity_bytes", r.memory_capacity},
+          {"energy", energy_json(r)},
           {"setup_s", r.setup_seconds},
           {"engine", engine_json(r.engine)}};
 }

@@ -14,7 +14,7 @@ namespace rackscale::io {
 
 // Keys: scenario, devices, layout, iteration_time_ps, iteration_times_ps, tokens_per_iteration,
 // tokens_per_second, model_flops, hardware_flops, mfu, hfu, tflops_per_device, breakdown_ps {...},
-// breakdown_by_stage_ps [...], collectives [...], memory [...], partition {...}, engine {...}
+// breakdown_by_stage_ps [...], collectives [...], memory [...], energy {...} (io/energy_summary.hpp), partition {...}, engine {...}
 // (docs/output.md).
 [[nodiscard]] nlohmann::ordered_json training_json(const models::Scenario& scenario,
                                                    const models::workload::TrainingReport& report);

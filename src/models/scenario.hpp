@@ -6,6 +6,7 @@
 #include <string>
 
 #include "models/network/cluster_spec.hpp"
+#include "models/tco/tco_settings.hpp"
 #include "models/workload/training_spec.hpp"
 #include "pdes/time.hpp"
 
@@ -53,6 +54,7 @@ struct Scenario {
   network::NetworkSpec network;
   WorkloadSpec workload;
   SimulationSpec simulation;
+  tco::TcoSettings tco;  // the `tco:` section with its defaults (docs/tco.md)
 
   std::string source_file;    // the YAML file it came from
   std::string resolved_yaml;  // the full config after presets and overrides, for the record

@@ -31,6 +31,7 @@
 #include "models/network/build_topology.hpp"
 #include "models/network/network_lps.hpp"
 #include "models/network/output_port.hpp"
+#include "models/workload/training_report.hpp"
 #include "pdes/engine.hpp"
 #include "pdes/error.hpp"
 #include "pdes/rank_reduce.hpp"
@@ -109,6 +110,8 @@ struct Outcome {
   SimTime end = 0;
   std::uint64_t completed = 0;
   Algorithm algorithm = Algorithm::automatic;
+  // Port counters summed over ranks, by Topology port id.
+  std::vector<std::uint64_t> port_bytes, port_busy, port_messages;
   SimTime time() const { return end - start; }
 };
 
@@ -136,6 +139,13 @@ Outcome run(const net::ClusterSpec& cluster, const net::Topology& topology, cons
   out.completed = boost::mpi::all_reduce(comm, stats.completed, std::plus<std::uint64_t>());
   out.algorithm = static_cast<Algorithm>(
       boost::mpi::all_reduce(comm, static_cast<int>(stats.algorithm), boost::mpi::maximum<int>()));
+  const auto sum = [&](const std::vector<std::uint64_t>& mine, std::vector<std::uint64_t>& total) {
+    total.assign(mine.size(), 0);
+    pdes::reduce_to_all(comm, mine, total, pdes::Reduction::sum);
+  };
+  sum(context.counters.bytes, out.port_bytes);
+  sum(context.counters.busy, out.port_busy);
+  sum(context.counters.chunks, out.port_messages);
   return out;
 }
 
@@ -590,4 +600,48 @@ TEST(CollectiveSweep, TwoNodeExampleIsIdenticalOnAnyRankCount) {
   // 128 MiB by ring: within 2 % of the 8 NICs' line rate as the network carries it, 8 x 400 Gb/s x the
   // NIC preset's efficiency 0.94 = 376 GB/s of bus bandwidth.
   EXPECT_NEAR(all.results.back().busbw, 376e9, 0.02 * 376e9);
+}
+
+// ---- closed-form calls load the links as their messages would ----------------------------------------
+
+// On the 2-node H100 example (NVSwitch domains, 8 NICs per node, a 2-tier fat tree), in analytical
+// fidelity with the default channels and pipelining: a closed-form call charges every port exactly the
+// bytes, serialization time and message count that the same call run as messages records.
+TEST(ClosedForm, ChargesThePortsItsMessagesWouldLoad) {
+  const auto scenario = rackscale::io::load_scenario(std::string(RACKSCALE_EXAMPLE_CONFIGS) +
+                                                         "/nccl-allreduce-2node-h100.yaml",
+                                                     {"network.fidelity=analytical"});
+  const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
+  struct Case {
+    CollectiveKind kind;
+    Algorithm algorithm;
+  };
+  const Case cases[] = {{CollectiveKind::all_reduce, Algorithm::ring},
+                        {CollectiveKind::all_reduce, Algorithm::tree},
+                        {CollectiveKind::all_reduce, Algorithm::halving_doubling},
+                        {CollectiveKind::all_reduce, Algorithm::hierarchical},
+                        {CollectiveKind::reduce_scatter, Algorithm::ring},
+                        {CollectiveKind::all_gather, Algorithm::halving_doubling},
+                        {CollectiveKind::broadcast, Algorithm::automatic},
+                        {CollectiveKind::all_to_all, Algorithm::automatic}};
+  for (const Case& c : cases) {
+    SCOPED_TRACE(std::string(rackscale::models::workload::collective_name(c.kind)) + " " +
+                 std::to_string(static_cast<int>(c.algorithm)));
+    // 3 MiB + 5 bytes: channels and pieces of unequal sizes.
+    const auto call = call_of(c.kind, c.algorithm, (3u << 20) + 5, 16);
+    net::NetworkSpec messages = scenario.network;
+    messages.collectives = net::CollectiveModel::messages;
+    net::NetworkSpec closed = scenario.network;
+    closed.collectives = net::CollectiveModel::closed_form;
+    const Outcome m = run(scenario.cluster, topology, messages, call, {});
+    const Outcome f = run(scenario.cluster, topology, closed, call, {});
+    EXPECT_EQ(m.completed, 16u);
+    EXPECT_EQ(f.completed, 16u);
+    std::uint64_t total = 0;
+    for (const auto b : m.port_bytes) total += b;
+    EXPECT_GT(total, call.bytes);
+    EXPECT_EQ(f.port_bytes, m.port_bytes);
+    EXPECT_EQ(f.port_busy, m.port_busy);
+    EXPECT_EQ(f.port_messages, m.port_messages);
+  }
 }

@@ -61,6 +61,22 @@ const std::map<std::string, std::string>& expected_messages() {
        "11:67: workload.receiver: expected a device index below 16 (the cluster's devices), found 16"},
       {"duplicate_key.yaml", "5:3: cluster.nodes: duplicate key (first written on line 4)"},
       {"yaml_syntax.yaml", "5:9: YAML syntax error: end of sequence flow not found"},
+      {"tco_act_not_mapping.yaml",
+       "14:10: tco.embodied.act: expected auto or a mapping {epa_kwh_per_cm2, gpa_g_per_cm2, mpa_g_per_cm2}, found "
+       "2.15"},
+      {"tco_decay_with_straight_line.yaml", "13:3: tco.decay_oom_per_year: only allowed with depreciation: exponential"},
+      {"tco_fractional_tokens.yaml", "13:17: tco.token_budget: expected a whole number below 1.8e19, found 1.5e0"},
+      {"tco_grid_and_intensity.yaml",
+       "14:19: tco.grid_intensity: expected either tco.grid (a preset) or tco.grid_intensity (gCO2e per kWh), found "
+       "both"},
+      {"tco_host_idle_above_active.yaml", "13:41: tco.power.host_active: expected a power >= host_idle (900 W), found '800W'"},
+      {"tco_network_share_itemized.yaml", "15:5: tco.prices.network_share: only allowed with network: cottier_factor"},
+      {"tco_price_negative.yaml", "13:20: tco.prices.switch: expected a number >= 0, found -5"},
+      {"tco_pue_below_one.yaml", "13:8: tco.pue: expected a number >= 1, found 0.9"},
+      {"tco_unknown_grid.yaml",
+       "13:9: tco.grid: expected one of world, usa, europe, taiwan, india, iceland, coal, gas, solar, hydro, nuclear, "
+       "wind, usa_patterson2021, found 'germany'"},
+      {"tco_unknown_key.yaml", "13:3: tco.token_budjet: unknown key; did you mean 'token_budget'?"},
       {"not_a_mapping.yaml",
        "2:1: expected a mapping of scenario keys (name, cluster, workload, ...), found a sequence"},
   };

@@ -1,13 +1,19 @@
 // A whole training run (the README's default example: 64 H100s, TP 2 x PP 2 x DP 16, chunk-level network)
 // gives identical figures on any rank count and partition method: each rank first runs it alone as the
 // reference. And the figures hang together: the breakdown adds up to the iteration time.
+#include <filesystem>
+#include <fstream>
 #include <string>
+#include <vector>
 
 #include <boost/mpi/communicator.hpp>
 #include <gtest/gtest.h>
 
 #include "app/training_run.hpp"
 #include "io/config/scenario_loader.hpp"
+#include "models/network/build_topology.hpp"
+#include "models/network/path.hpp"
+#include "pdes/time.hpp"
 
 namespace {
 boost::mpi::communicator world() { return {}; }
@@ -38,5 +44,113 @@ TEST(TrainingRun, IdenticalOnEveryRankCountAndPartitionMethod) {
       EXPECT_EQ(run.collectives[i].tally.time, reference.collectives[i].tally.time) << method;
     }
     EXPECT_EQ(run.mfu, reference.mfu) << method;
+    // Energy: the exact limbs, and the TCO computed from them.
+    EXPECT_EQ(run.energy.limbs(), reference.energy.limbs()) << method;
+    ASSERT_TRUE(run.tco && reference.tco) << method;
+    EXPECT_EQ(run.tco->whole_run.cost_usd, reference.tco->whole_run.cost_usd) << method;
+    EXPECT_EQ(run.tco->whole_run.carbon_kgco2e, reference.tco->whole_run.carbon_kgco2e) << method;
   }
+}
+
+// ---- energy and TCO -------------------------------------------------------------------------------------
+
+namespace {
+
+namespace net = rackscale::models::network;
+
+// Two H100 hosts of one device each on a 2-tier fat tree: data parallelism 2, so the only traffic is the
+// gradient all-reduce between the two devices, through their NICs and the switches between them.
+constexpr const char* kTwoHosts = R"(name: energy-two-hosts
+cluster:
+  nodes: 2
+  devices_per_node: 1
+  nodes_per_rack: 1
+  accelerator: h100-sxm5-80gb
+  nic: connectx7-400g
+  scale_out:
+    topology: fat_tree
+    switch: quantum2-qm9700
+    fat_tree: {tiers: 2}
+network: {fidelity: analytical}
+workload:
+  type: training
+  model: {name: tiny, layers: 2, hidden: 1024, heads: 8, vocabulary: 32000, sequence: 1024}
+  parallel: {data: 2, global_batch: 8}
+tco:
+  token_budget: 1e9
+  power: {host_idle: 300W, host_active: 800W}
+)";
+
+rackscale::models::Scenario two_hosts(const std::vector<std::string>& overrides) {
+  // One file per rank: ranks load it at their own pace.
+  const auto path = std::filesystem::path(::testing::TempDir()) /
+                    ("energy_two_hosts_" + std::to_string(world().rank()) + ".yaml");
+  std::ofstream(path) << kTwoHosts;
+  return rackscale::io::load_scenario(path.string(), overrides);
+}
+
+}  // namespace
+
+// The energy worked by hand from the run's own figures and the presets: accelerators idle 70 W -> TDP
+// 700 W over their compute time; hosts 300 W -> 800 W following their one device; NICs 17.5 W -> 25 W
+// over half their transmit plus receive time; switches 525 W -> 750 W over their ports' mean busy time
+// (64 ports). The all-reduce moves each device's gradients once each way, so the NICs carry the
+// collectives' bytes at the NIC link's bandwidth, and every switch hop on the path carries them again.
+// The same with collectives as messages and as closed forms (which charge the ports their messages
+// would load), and identical on every rank count.
+TEST(TrainingEnergy, TwoHostsWorkedByHand) {
+  for (const std::string mode : {"messages", "closed_form"}) {
+    SCOPED_TRACE(mode);
+    const auto scenario = two_hosts({"network.collectives=" + mode});
+    const auto r = rackscale::app::run_training(self(), scenario, {});
+    ASSERT_EQ(r.iterations, 1u);
+    ASSERT_EQ(r.simulated_time, r.iteration_time);
+    const double T = rackscale::pdes::to_seconds(r.simulated_time);
+    const double compute = r.breakdown.compute() * 2 / 1e12;  // both devices, seconds
+    std::uint64_t bytes = 0;
+    for (const auto& c : r.collectives) bytes += c.tally.bytes;
+    ASSERT_GT(bytes, 0u);
+
+    const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
+    const net::NodeId a = topology.devices[0], b = topology.devices[1];
+    const auto path = net::path_figures(topology, a, b, 0);
+    const double bandwidth = path.bottleneck;
+    ASSERT_EQ(topology.ports_of(a)[0].bandwidth, bandwidth);  // every hop at the NIC link's rate
+    const double switches = static_cast<double>(topology.switch_count());
+
+    const double accelerators = 2 * 70 * T + (700 - 70) * compute;
+    const double hosts = 2 * 300 * T + (800 - 300) * compute;
+    const double nic_traffic = (25 - 17.5) * static_cast<double>(bytes) / bandwidth;
+    const double nics = 2 * 17.5 * T + nic_traffic;
+    const double switch_traffic = (750.0 - 525.0) / 64 * static_cast<double>(bytes) / bandwidth * (path.hops - 1);
+    const double switch_j = switches * 525 * T + switch_traffic;
+    EXPECT_NEAR(r.energy.accelerators.joules(), accelerators, 1e-9 * accelerators);
+    EXPECT_NEAR(r.energy.hosts.joules(), hosts, 1e-9 * hosts);
+    // The network rounds each message's serialization up to a whole picosecond: allow 1e-5 of the traffic's
+    // part (messages here take microseconds).
+    EXPECT_NEAR(r.energy.nics.joules(), nics, 1e-5 * nic_traffic);
+    EXPECT_NEAR(r.energy.switches.joules(), switch_j, 1e-5 * switch_traffic);
+    // Traffic is a visible share of the NICs' energy (this is not all idle power).
+    EXPECT_GT(nic_traffic, 1e-2 * nics);
+    ASSERT_EQ(r.device_energy.size(), 2u);
+    EXPECT_EQ(r.device_energy[0].accelerator + r.device_energy[1].accelerator, r.energy.accelerators);
+    EXPECT_NEAR(r.mean_it_watts, r.energy.total().joules() / T, 1e-9 * r.mean_it_watts);
+
+    // The TCO takes the per-iteration energy and the hardware counted from the topology.
+    ASSERT_TRUE(r.tco.has_value());
+    const auto& t = *r.tco;
+    EXPECT_EQ(t.iterations, (1'000'000'000u + 8191u) / 8192u);  // 8 sequences of 1,024 tokens
+    EXPECT_NEAR(t.whole_run.it_energy_kwh, r.energy.total().joules() * static_cast<double>(t.iterations) / 3.6e6,
+                1e-9 * t.whole_run.it_energy_kwh);
+    EXPECT_NEAR(t.provisioned_it_kw, (2 * 700 + 2 * 800 + 2 * 25 + switches * 750) / 1e3, 1e-12);
+    EXPECT_DOUBLE_EQ(t.accelerators_capex_usd, 2 * 25'000.0);
+  }
+  // Identical limbs and TCO on every rank count.
+  const auto scenario = two_hosts({});
+  const auto alone = rackscale::app::run_training(self(), scenario, {});
+  const auto all = rackscale::app::run_training(world(), scenario, {});
+  EXPECT_EQ(all.energy.limbs(), alone.energy.limbs());
+  ASSERT_TRUE(all.tco && alone.tco);
+  EXPECT_EQ(all.tco->whole_run.cost_usd, alone.tco->whole_run.cost_usd);
+  EXPECT_EQ(all.tco->whole_run.carbon_kgco2e, alone.tco->whole_run.carbon_kgco2e);
 }

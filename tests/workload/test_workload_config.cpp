@@ -40,8 +40,7 @@ const std::string kTraining = "  type: training\n"
 TEST(WorkloadConfig, TrainingWithAPresetModel) {
   const models::Scenario s = load_text(scenario(kTraining +
                                                 "  iterations: 3\n"
-                                                "  memory: warn\n"
-                                                "  training_tokens: 300e9\n"));
+                                                "  memory: warn\n"));
   ASSERT_EQ(s.workload.kind, models::WorkloadKind::training);
   const wl::TrainingSpec& t = s.workload.training;
   EXPECT_EQ(t.model.name, "gpt3-175b");
@@ -63,7 +62,6 @@ TEST(WorkloadConfig, TrainingWithAPresetModel) {
   EXPECT_EQ(t.parallel.bucket_bytes, 25u << 20);
   EXPECT_EQ(t.iterations, 3u);
   EXPECT_TRUE(t.memory_warn_only);
-  EXPECT_EQ(t.training_tokens, 300'000'000'000u);
   // Keys are located, those from the preset in the preset file.
   EXPECT_EQ(s.key_locations.at("workload.parallel.tensor"), s.source_file + ":13:14");
   EXPECT_EQ(s.key_locations.at("workload.model.hidden"), presets_dir() + "/models/gpt3-175b.yaml:7:1");
@@ -259,9 +257,6 @@ TEST(WorkloadConfig, BadValuesGiveOneLocatedLine) {
        "'full'?"},
       {"boolean", "  type: training\n  model: gpt3-175b\n  parallel: {sequence_parallel: yes, global_batch: 16}\n",
        "13:33: workload.parallel.sequence_parallel: expected true or false, found 'yes'"},
-      {"training tokens", "  type: training\n  model: gpt3-175b\n  parallel: {global_batch: 16}\n"
-                          "  training_tokens: 1.5\n",
-       "14:20: workload.training_tokens: expected a whole number below 1.8e19, found 1.5"},
       {"missing model", "  type: training\n  parallel: {global_batch: 16}\n",
        "11:3: workload: missing required key 'model'"},
       {"missing global batch", "  type: training\n  model: gpt3-175b\n  parallel: {tensor: 8}\n",

@@ -10,6 +10,7 @@
 #include "io/config/config_node.hpp"
 #include "io/config/overrides.hpp"
 #include "io/config/presets.hpp"
+#include "io/config/tco_loader.hpp"
 #include "io/config/workload_loader.hpp"
 #include "io/config/yaml_reader.hpp"
 #include "partition/partitioner.hpp"
@@ -286,13 +287,14 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
   scenario.resolved_yaml = emit_yaml(root);
   KeyLocations* locations = &scenario.key_locations;
 
-  const MapReader r(root, "", {"name", "description", "cluster", "network", "workload", "simulation"}, locations);
+  const MapReader r(root, "", {"name", "description", "cluster", "network", "workload", "simulation", "tco"}, locations);
   scenario.name = r.optional("name", std::filesystem::path(path).stem().string(), read_string);
   scenario.description = r.optional("description", std::string{}, read_string);
   scenario.cluster = read_cluster(r.require("cluster"), locations);
   scenario.network = read_network(r.find("network"), scenario.cluster.scale_out.kind, locations);
   scenario.workload = read_workload(r.require("workload"), scenario.cluster, locations);
   scenario.simulation = read_simulation(r.find("simulation"), scenario.workload.kind, locations);
+  scenario.tco = read_tco(r.find("tco"), scenario.cluster, locations);
   return scenario;
 }
 

@@ -92,14 +92,6 @@ bool read_bool(const ConfigNode& n, const std::string& p) {
 
 std::uint32_t read_u32_any(const ConfigNode& n, const std::string& p) { return read_u32(n, p, 0); }
 
-// A count that may be written with an exponent (training_tokens: 15.6e12), but must be whole.
-std::uint64_t read_whole_number(const ConfigNode& n, const std::string& p) {
-  const double v = read_number(n, p, 0.0);
-  if (v != std::floor(v) || v >= 1.8e19)
-    fail(n, p, "expected a whole number below 1.8e19, found " + quote_found(n.scalar));
-  return static_cast<std::uint64_t>(v);
-}
-
 // --- training -------------------------------------------------------------------------------------------
 
 constexpr const char* kMoeOnly = "only allowed with experts > 0 (a mixture-of-experts model)";
@@ -202,7 +194,6 @@ wl::TrainingSpec read_training(const MapReader& r, const models::network::Cluste
   t.memory_warn_only = r.optional("memory", false, [](const ConfigNode& v, const std::string& p) {
     return read_choice(v, p, {"stop", "warn"}) == 1;
   });
-  t.training_tokens = r.optional("training_tokens", t.training_tokens, read_whole_number);
   // Relations between values (divisibility, group sizes) are the layout's to check; its messages start
   // with the key path, which locates them.
   try {
@@ -294,7 +285,7 @@ const std::vector<TypeKeys>& type_keys() {
   static const std::vector<TypeKeys> table{
       {"traffic", models::WorkloadKind::traffic, {"pattern", "bytes", "senders", "receiver", "messages"}},
       {"collective", models::WorkloadKind::collective, {"op", "min_bytes", "max_bytes", "devices", "algorithm"}},
-      {"training", models::WorkloadKind::training, {"model", "parallel", "iterations", "memory", "training_tokens"}},
+      {"training", models::WorkloadKind::training, {"model", "parallel", "iterations", "memory"}},
   };
   return table;
 }

@@ -108,6 +108,13 @@ pdes::SimTime read_duration(const ConfigNode& node, const std::string& path) {
   return with_unit(node, path, "a duration", parse_duration);
 }
 
+std::uint64_t read_whole_number(const ConfigNode& node, const std::string& path) {
+  const double v = read_number(node, path, 0.0);
+  if (v != std::floor(v) || v >= 1.8e19)
+    fail(node, path, "expected a whole number below 1.8e19, found " + quote_found(node.scalar));
+  return static_cast<std::uint64_t>(v);
+}
+
 double read_power(const ConfigNode& node, const std::string& path) {
   return with_unit(node, path, "a power", parse_power);
 }

@@ -41,6 +41,8 @@ using KeyLocations = std::map<std::string, std::string>;
 [[nodiscard]] std::uint32_t read_count(const ConfigNode& node, const std::string& path);
 // A finite number >= min (or > min when `exclusive`).
 [[nodiscard]] double read_number(const ConfigNode& node, const std::string& path, double min, bool exclusive = false);
+// A count that may be written with an exponent (token_budget: 15.6e12), but must be whole and >= 0.
+[[nodiscard]] std::uint64_t read_whole_number(const ConfigNode& node, const std::string& path);
 // A fraction in (0, 1]: "expected a fraction in (0, 1], found 1.5".
 [[nodiscard]] double read_fraction(const ConfigNode& node, const std::string& path);
 // Quantities with units (io/config/units.hpp). Bandwidths and FLOP rates must be > 0, durations and

@@ -3,6 +3,7 @@
 // begins and advances on each delivery. Implementations: StepMachine (ring, chain broadcast,
 // halving-doubling, hierarchical, all-to-all) and TreeMachine (double binary tree).
 #include <cstdint>
+#include <vector>
 
 #include "models/network/device_lp.hpp"
 
@@ -23,6 +24,15 @@ class Outbox {
   virtual void wake_at(network::DeviceLp& device, pdes::SimTime at) = 0;
 };
 
+// `count` messages of `bytes` each from this member to `dst_device` on `channel`: a summary of the
+// traffic a call state sends over the whole call (CallState::list_sends).
+struct SentMessages {
+  std::uint32_t dst_device = kNoPeer;
+  std::uint32_t channel = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t count = 0;
+};
+
 class CallState {
  public:
   virtual ~CallState() = default;
@@ -36,7 +46,14 @@ class CallState {
   virtual void wake(network::DeviceLp& /*device*/, Outbox& /*out*/) {}
   // Every expected message has arrived and every message of this member has been sent.
   [[nodiscard]] virtual bool finished() const = 0;
+  // Appends every message this member sends over the whole call, whatever the order of arrivals (a
+  // closed-form call charges them to the ports their routes cross, closed_form.hpp). Nothing by default.
+  virtual void list_sends(std::vector<SentMessages>& /*out*/) const {}
 };
+
+// Appends `parts` nearly equal parts of `total` bytes (split()) to `dst_device`: at most two entries.
+void append_parts(std::vector<SentMessages>& out, std::uint32_t dst_device, std::uint32_t channel, std::uint64_t total,
+                  std::uint64_t parts);
 
 // `total` bytes cut into `parts` nearly equal parts (the first total % parts one byte larger): part `i`.
 [[nodiscard]] constexpr std::uint64_t split(std::uint64_t total, std::uint64_t parts, std::uint64_t i) noexcept {

@@ -11,12 +11,15 @@ constexpr std::uint32_t kRelease = 1;
 }  // namespace
 
 ClosedFormMachine::ClosedFormMachine(LatencyCache& latencies, std::vector<std::uint32_t> members, std::uint32_t rank,
-                                     pdes::SimTime duration)
+                                     pdes::SimTime duration, std::uint32_t key,
+                                     std::shared_ptr<const CallTraffic> traffic)
     : latencies_(latencies),
       leader_(members.front()),
       member_count_(static_cast<std::uint32_t>(members.size())),
       rank_(rank),
-      duration_(duration) {
+      duration_(duration),
+      key_(key),
+      traffic_(std::move(traffic)) {
   if (rank_ == 0) members_ = std::move(members);  // only the leader sends to every member
 }
 
@@ -25,6 +28,11 @@ pdes::SimTime ClosedFormMachine::latency(std::uint32_t from_device, std::uint32_
 }
 
 void ClosedFormMachine::begin(network::DeviceLp& device, Outbox& out) {
+  network::NetworkContext& net = device.network();
+  // The flow the collective engine gives a channel's messages, so ECMP picks the same paths.
+  for (const PeerTraffic& t : *traffic_)
+    network::charge_route(*net.topology, net.counters, device.node(), net.topology->devices[t.dst_device],
+                          (static_cast<std::uint64_t>(key_) << 32) | t.channel, t.batches);
   if (rank_ != 0) {
     out.send(device, leader_, 0, 0, kArrived);
     return;

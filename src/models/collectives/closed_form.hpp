@@ -10,21 +10,37 @@
 // start + T. The leader knows each start exactly (arrival minus that member's path latency); a member
 // that receives its release at R, from a leader a latency a away, takes the last start as R - 2a (exact
 // when the members' latencies to the leader are equal, as in a scale-up domain or a uniform tree).
+//
+// The data still loads the links, for link utilization and energy: when it begins, a member charges the
+// messages it would send in messages mode (CallState::list_sends of the algorithm's machine, with the
+// same flows, hence the same ECMP paths) to the ports of their routes, as the analytical fabric records
+// a message it carries. Bytes per port equal the messages mode's; busy time is the same serialization
+// time, without queueing.
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "models/collectives/call_state.hpp"
 #include "models/collectives/latency_cache.hpp"
+#include "models/network/path.hpp"
 #include "models/network/topology.hpp"
 #include "pdes/time.hpp"
 
 namespace rackscale::models::collectives {
 
+// What one member sends to one peer on one channel over a whole call: the messages that share a route.
+struct PeerTraffic {
+  std::uint32_t dst_device = 0;
+  std::uint32_t channel = 0;
+  std::vector<network::MessageBatch> batches;  // by message size
+};
+using CallTraffic = std::vector<PeerTraffic>;
+
 class ClosedFormMachine final : public CallState {
  public:
   ClosedFormMachine(LatencyCache& latencies, std::vector<std::uint32_t> members, std::uint32_t rank,
-                    pdes::SimTime duration);
+                    pdes::SimTime duration, std::uint32_t key, std::shared_ptr<const CallTraffic> traffic);
   void begin(network::DeviceLp& device, Outbox& out) override;
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;
   void wake(network::DeviceLp& device, Outbox& out) override;
@@ -40,6 +56,8 @@ class ClosedFormMachine final : public CallState {
   std::vector<std::uint32_t> members_;  // the leader's only
   std::uint32_t rank_;
   pdes::SimTime duration_;
+  std::uint32_t key_;
+  std::shared_ptr<const CallTraffic> traffic_;
   pdes::SimTime last_start_ = 0;
   std::uint32_t arrivals_ = 0;  // leader: members that have arrived (itself included once begun)
   bool finished_ = false;

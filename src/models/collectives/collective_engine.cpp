@@ -1,6 +1,7 @@
 #include "models/collectives/collective_engine.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -32,8 +33,9 @@ class Engine final : public CollectiveEngine, private Outbox {
       throw std::invalid_argument(fmt::format("collective: device {} started call {} while a call with that key is "
                                               "still running",
                                               device.device(), call.key));
-    CallPlan plan = use_closed_form(cluster_, call, device.network().spec) ? plan_closed_form(cluster_, *latencies_, call)
-                                                                          : plan_call(cluster_, call, options_);
+    CallPlan plan = use_closed_form(cluster_, call, device.network().spec)
+                        ? plan_closed_form(cluster_, *latencies_, call, closed_form_traffic(call))
+                        : plan_call(cluster_, call, options_);
     Active a;
     a.record = {call.key, call.kind, plan.algorithm, call.bytes, static_cast<std::uint32_t>(call.members.size()),
                 device.time(), device.time()};
@@ -119,6 +121,34 @@ class Engine final : public CollectiveEngine, private Outbox {
     a.record.end = device.time();
     a.done(a.record);  // last: it may start this device's next call
   }
+
+  // A device's program repeats the same few calls (its TP all-reduce of one size, say) thousands of times
+  // an iteration: their messages-mode traffic is remembered for the last few distinct calls. Calls of
+  // more than kMemoMembers members are recomputed (each entry keeps a copy of the member list).
+  static constexpr std::size_t kMemoEntries = 4;
+  static constexpr std::size_t kMemoMembers = 64;
+  struct TrafficMemo {
+    CollectiveKind kind{};
+    Algorithm algorithm{};
+    std::uint64_t bytes = 0;
+    std::uint32_t rank = 0, root = 0;
+    std::vector<std::uint32_t> members;
+    std::shared_ptr<const CallTraffic> traffic;
+  };
+  std::shared_ptr<const CallTraffic> closed_form_traffic(const CollectiveCall& call) {
+    for (const TrafficMemo& m : memo_)
+      if (m.traffic && m.kind == call.kind && m.algorithm == call.algorithm && m.bytes == call.bytes &&
+          m.rank == call.rank && m.root == call.root && m.members == call.members)
+        return m.traffic;
+    auto traffic = std::make_shared<const CallTraffic>(messages_traffic(cluster_, call, options_));
+    if (call.members.size() <= kMemoMembers) {
+      memo_[next_memo_] = {call.kind, call.algorithm, call.bytes, call.rank, call.root, call.members, traffic};
+      next_memo_ = (next_memo_ + 1) % kMemoEntries;
+    }
+    return traffic;
+  }
+  std::array<TrafficMemo, kMemoEntries> memo_;
+  std::size_t next_memo_ = 0;
 
   SendPacer& pacer() {
     if (!pacer_) pacer_ = std::make_unique<SendPacer>(topology_);

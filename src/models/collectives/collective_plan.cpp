@@ -76,7 +76,29 @@ bool use_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& 
          analyse_members(cluster, call.members).distinct_domains <= 1;
 }
 
-CallPlan plan_closed_form(const network::ClusterSpec& cluster, LatencyCache& latencies, const CollectiveCall& call) {
+CallTraffic messages_traffic(const network::ClusterSpec& cluster, const CollectiveCall& call,
+                             const CollectiveOptions& options) {
+  const CallPlan messages = plan_call(cluster, call, options);
+  std::vector<SentMessages> sends;
+  if (messages.state) messages.state->list_sends(sends);
+  CallTraffic traffic;
+  for (const SentMessages& m : sends) {
+    auto peer = std::find_if(traffic.begin(), traffic.end(), [&](const PeerTraffic& t) {
+      return t.dst_device == m.dst_device && t.channel == m.channel;
+    });
+    if (peer == traffic.end()) peer = traffic.insert(traffic.end(), PeerTraffic{m.dst_device, m.channel, {}});
+    auto size = std::find_if(peer->batches.begin(), peer->batches.end(),
+                             [&](const network::MessageBatch& b) { return b.bytes == m.bytes; });
+    if (size == peer->batches.end())
+      peer->batches.push_back({m.bytes, m.count});
+    else
+      size->count += m.count;
+  }
+  return traffic;
+}
+
+CallPlan plan_closed_form(const network::ClusterSpec& cluster, LatencyCache& latencies, const CollectiveCall& call,
+                          std::shared_ptr<const CallTraffic> traffic) {
   const MemberLayout layout = analyse_members(cluster, call.members);
   CallPlan plan;
   plan.algorithm = resolve_algorithm(cluster, layout, call.kind, call.algorithm, call.bytes);
@@ -85,7 +107,8 @@ CallPlan plan_closed_form(const network::ClusterSpec& cluster, LatencyCache& lat
   const Algorithm modelled = plan.algorithm == Algorithm::tree ? Algorithm::tree : Algorithm::ring;
   const double seconds = predict(call.kind, modelled, call.bytes, fabric_figures(cluster, layout)).seconds;
   plan.state = std::make_unique<ClosedFormMachine>(latencies, call.members, call.rank,
-                                                   static_cast<pdes::SimTime>(std::llround(seconds * 1e12)));
+                                                   static_cast<pdes::SimTime>(std::llround(seconds * 1e12)), call.key,
+                                                   std::move(traffic));
   return plan;
 }
 

@@ -12,6 +12,7 @@
 #include <memory>
 
 #include "models/collectives/call_state.hpp"
+#include "models/collectives/closed_form.hpp"
 #include "models/collectives/collective_engine.hpp"
 #include "models/collectives/member_layout.hpp"
 
@@ -38,10 +39,16 @@ struct CallPlan {
 [[nodiscard]] bool use_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call,
                                    const network::NetworkSpec& network);
 
-// The call as a closed form (closed_form.hpp): NCCL's predicted time for the algorithm that would run.
+// What this member would send if the call ran as messages (plan_call(cluster, call, options)), by peer
+// and channel: what a closed-form call charges to the ports (closed_form.hpp).
+[[nodiscard]] CallTraffic messages_traffic(const network::ClusterSpec& cluster, const CollectiveCall& call,
+                                           const CollectiveOptions& options);
+
+// The call as a closed form (closed_form.hpp): NCCL's predicted time for the algorithm that would run,
+// charging `traffic` (messages_traffic of the call) to the ports.
 class LatencyCache;
 [[nodiscard]] CallPlan plan_closed_form(const network::ClusterSpec& cluster, LatencyCache& latencies,
-                                        const CollectiveCall& call);
+                                        const CollectiveCall& call, std::shared_ptr<const CallTraffic> traffic);
 
 // The algorithm that runs for `requested` (never automatic or nvls).
 [[nodiscard]] Algorithm resolve_algorithm(const network::ClusterSpec& cluster, const MemberLayout& layout,

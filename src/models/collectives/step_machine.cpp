@@ -120,6 +120,18 @@ void StepMachine::try_send(network::DeviceLp& device, Outbox& out, std::uint32_t
   }
 }
 
+// Piece k takes part in step s exactly when k < the step's pieces (a piece that skips to resume_at only
+// passes over steps it does not take part in), so each step sends its message once per taking piece.
+void StepMachine::list_sends(std::vector<SentMessages>& out) const {
+  for (std::uint32_t c = 0; c < channels_; ++c) {
+    const std::uint64_t data = channel_bytes(c);
+    for (std::uint32_t s = 0; s < steps_; ++s) {
+      const Step st = plan_->step(s, c, data);
+      if (st.send_to != kNoPeer) append_parts(out, st.send_to, c, st.send_bytes, st.pieces ? st.pieces : pieces_);
+    }
+  }
+}
+
 void StepMachine::update_done(std::uint32_t channel, std::uint32_t k) {
   Piece& p = piece(channel, k);
   if (!p.done && p.next_send == steps_ && p.arrived == steps_) {

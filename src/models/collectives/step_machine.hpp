@@ -58,6 +58,7 @@ class StepMachine final : public CallState {
   void begin(network::DeviceLp& device, Outbox& out) override;
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;
   [[nodiscard]] bool finished() const override { return unfinished_ == 0; }
+  void list_sends(std::vector<SentMessages>& out) const override;
 
  private:
   struct Piece {

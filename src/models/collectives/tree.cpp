@@ -37,6 +37,16 @@ std::uint64_t TreeMachine::piece_bytes(std::uint32_t channel, std::uint32_t k) c
   return split(split(bytes_, channels_.size(), channel), pieces_, k);
 }
 
+// Each piece of a channel goes up to the parent once (reduce) and down to every child once (broadcast).
+void TreeMachine::list_sends(std::vector<SentMessages>& out) const {
+  for (std::uint32_t t = 0; t < channels_.size(); ++t) {
+    const TreeChannel& ch = channels_[t];
+    const std::uint64_t channel_bytes = split(bytes_, channels_.size(), t);
+    if (ch.parent != kNoPeer) append_parts(out, ch.parent, t, channel_bytes, pieces_);
+    for (std::uint32_t i = 0; i < ch.child_count; ++i) append_parts(out, ch.children[i], t, channel_bytes, pieces_);
+  }
+}
+
 void TreeMachine::begin(network::DeviceLp& device, Outbox& out) {
   for (std::uint32_t t = 0; t < channels_.size(); ++t)
     if (channels_[t].child_count == 0)

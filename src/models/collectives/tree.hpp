@@ -42,6 +42,7 @@ class TreeMachine final : public CallState {
   void begin(network::DeviceLp& device, Outbox& out) override;
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;
   [[nodiscard]] bool finished() const override { return done_ == channels_.size() * pieces_; }
+  void list_sends(std::vector<SentMessages>& out) const override;
 
  private:
   struct PieceState {

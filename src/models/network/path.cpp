@@ -6,7 +6,16 @@
 
 #include <fmt/format.h>
 
+#include "models/network/output_port.hpp"
+
 namespace rackscale::models::network {
+
+namespace {
+[[noreturn]] void routing_loop(const Topology& topology, NodeId src, NodeId dst) {
+  throw std::logic_error(
+      fmt::format("routing loop from node {} to node {} (router {})", src, dst, topology.router->name()));
+}
+}  // namespace
 
 PathFigures path_figures(const Topology& topology, NodeId src, NodeId dst, std::uint64_t flow) {
   PathFigures f;
@@ -14,15 +23,40 @@ PathFigures path_figures(const Topology& topology, NodeId src, NodeId dst, std::
   f.bottleneck = std::numeric_limits<double>::infinity();
   RouteTag tag = topology.router->start(src, dst, flow, 0);
   for (NodeId at = src; at != dst; ++f.hops) {
-    if (f.hops > topology.nodes.size())
-      throw std::logic_error(fmt::format("routing loop from node {} to node {} (router {})", src, dst,
-                                         topology.router->name()));
+    if (f.hops > topology.nodes.size()) routing_loop(topology, src, dst);
     const Port& port = topology.port(at, topology.router->next_port(at, dst, tag));
     f.latency += port.latency;
     f.bottleneck = std::min(f.bottleneck, port.bandwidth);
     at = port.peer;
   }
   return f;
+}
+
+void charge_route(const Topology& topology, PortCounters& counters, NodeId src, NodeId dst, std::uint64_t flow,
+                  std::span<const MessageBatch> batches) {
+  if (src == dst || batches.empty()) return;
+  std::uint64_t bytes = 0, messages = 0;
+  for (const MessageBatch& b : batches) {
+    bytes += b.bytes * b.count;
+    messages += b.count;
+  }
+  // Serialization time of all the batches at a port's bandwidth; the ports of a route mostly share one.
+  double bandwidth = 0;
+  pdes::SimTime busy = 0;
+  RouteTag tag = topology.router->start(src, dst, flow, 0);
+  std::size_t hops = 0;
+  for (NodeId at = src; at != dst; ++hops) {
+    if (hops > topology.nodes.size()) routing_loop(topology, src, dst);
+    const PortIndex index = topology.router->next_port(at, dst, tag);
+    const Port& port = topology.port(at, index);
+    if (port.bandwidth != bandwidth) {
+      bandwidth = port.bandwidth;
+      busy = 0;
+      for (const MessageBatch& b : batches) busy += serialization_time(b.bytes, bandwidth) * b.count;
+    }
+    counters.charge(topology.port_id(at, index), bytes, busy, messages);
+    at = port.peer;
+  }
 }
 
 }  // namespace rackscale::models::network

@@ -1,7 +1,9 @@
 #pragma once
 // Walking a route: the latency and bottleneck of the path a router gives a flow between two devices.
 #include <cstdint>
+#include <span>
 
+#include "models/network/port_counters.hpp"
 #include "models/network/topology.hpp"
 #include "pdes/time.hpp"
 
@@ -16,5 +18,17 @@ struct PathFigures {
 // The path of chunk 0 of `flow` from device node `src` to device node `dst`. Throws std::logic_error on
 // a routing loop.
 [[nodiscard]] PathFigures path_figures(const Topology& topology, NodeId src, NodeId dst, std::uint64_t flow);
+
+// `count` messages of `bytes` each.
+struct MessageBatch {
+  std::uint64_t bytes = 0;
+  std::uint64_t count = 0;
+};
+
+// Charges the messages of `batches`, of `flow` from device node `src` to device node `dst`, to every
+// port of the route, as the analytical fabric records each message it carries (bytes and serialization
+// time per message, no queueing), without carrying them. Throws std::logic_error on a routing loop.
+void charge_route(const Topology& topology, PortCounters& counters, NodeId src, NodeId dst, std::uint64_t flow,
+                  std::span<const MessageBatch> batches);
 
 }  // namespace rackscale::models::network

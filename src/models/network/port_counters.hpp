@@ -27,6 +27,13 @@ struct PortCounters {
     if (wait > max_wait[port]) max_wait[port] = wait;
     ++chunks[port];
   }
+  // `messages` messages that loaded the port without being carried one by one (a closed-form collective's
+  // traffic): bytes and serialization time, no queueing.
+  void charge(std::uint32_t port, std::uint64_t sent_bytes, pdes::SimTime serialize, std::uint64_t messages) noexcept {
+    bytes[port] += sent_bytes;
+    busy[port] += serialize;
+    chunks[port] += messages;
+  }
 };
 
 }  // namespace rackscale::models::network

@@ -2,12 +2,16 @@
 // The figures of a training run, reduced over ranks: what the summary prints and the outputs record.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "models/accelerator/device_executor.hpp"
 #include "models/memory/memory_model.hpp"
 #include "models/network/partition_report.hpp"
+#include "models/power/cluster_energy.hpp"
+#include "models/tco/run_measures.hpp"
+#include "models/tco/tco_report.hpp"
 #include "pdes/statistics.hpp"
 
 namespace rackscale::models::workload {
@@ -48,6 +52,18 @@ struct TrainingReport {
   std::string memory_warning;                  // from memory_warn_only
   std::uint64_t parameters = 0, active_parameters = 0;
   double setup_seconds = 0;
+  // Energy (docs/tco.md): IT energy of the whole cluster over the simulated time (all iterations), exact
+  // and identical on every rank; the mean IT power over that time; and energy per iteration by class,
+  // the mean power times iteration_time (IT energy, before PUE).
+  pdes::SimTime simulated_time = 0;
+  power::ClassEnergy energy;
+  double mean_it_watts = 0;
+  tco::EnergyByClass energy_per_iteration_joules;
+  std::vector<power::DeviceEnergy> device_energy;  // this rank's devices only, by device id
+  // Cost and carbon from the scenario's `tco:` section; whole_run covers tco.token_budget when set,
+  // else the iterations simulated. Empty only when the run has no iteration time.
+  std::optional<tco::TcoReport> tco;
+  std::uint64_t token_budget = 0;              // tco.token_budget (0: not set)
   pdes::EngineTotals engine;                   // rank 0 only
 };
 

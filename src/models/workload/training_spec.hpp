@@ -67,7 +67,6 @@ struct TrainingSpec {
   ParallelSpec parallel;
   std::uint32_t iterations = 1;       // iterations simulated
   bool memory_warn_only = false;      // a job that does not fit: warn instead of stopping
-  std::uint64_t training_tokens = 0;  // tokens of the whole run, for run-level figures (0: unknown)
 };
 
 // An nccl-tests style sweep: one collective over the first `devices` devices at every power-of-two size
