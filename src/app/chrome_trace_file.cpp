@@ -72,8 +72,8 @@ void ChromeTraceFile::prepare(const models::workload::TrainingPlan& plan) {
   const std::uint64_t limit = std::min<std::uint64_t>(max_spans_, INT_MAX);
   if (spans > limit)
     throw TraceRefused(fmt::format(
-        "{} {}: would record up to {} spans ({} devices x {} iterations), more than the limit of {} "
-        "(--trace-max-spans): trace viewers handle about a million events, and the file would take some {} MB; "
+        "{} {}: would record up to {} spans ({} devices x {} iteration(s)), more than the limit of {} "
+        "(--trace-max-spans): trace viewers open a few million events at most, and the file could take {} MB; "
         "trace fewer devices (first-of-each-stage, stage:S, a range) or iterations, or raise --trace-max-spans "
         "(at most {})",
         io::DeviceSelection::kOption, selection_.text(), io::with_commas(spans), io::with_commas(devices_.size()),

@@ -25,6 +25,7 @@
 #include "app/trace_output.hpp"
 #include "app/training_run.hpp"
 #include "io/config/scenario_loader.hpp"
+#include "io/trace/chrome_trace.hpp"
 #include "io/trace/device_selection.hpp"
 #include "models/workload/training_plan.hpp"
 #include "scratch_dir.hpp"
@@ -108,6 +109,13 @@ TEST(TrainingTrace, SpansAgreeWithTheRunAndTheFileIsTheSameOnAnyRankCount) {
   ASSERT_EQ(process_names.size(), devices);
   EXPECT_EQ(process_names[1], "device 0 (node 0, stage 0, tp 0, dp 0)");
   EXPECT_EQ(process_names[64], "device 63 (node 7, stage 1, tp 1, dp 15)");
+
+  // The bound the span limit is checked against holds.
+  const wl::TrainingPlan plan = wl::build_training_plan(s.workload.training, s.cluster);
+  std::vector<std::uint64_t> spans_of(devices, 0);
+  for (const auto& [key, spans] : tracks) spans_of[key.first - 1] += spans.size();
+  for (std::uint32_t d = 0; d < devices; ++d)
+    EXPECT_LE(spans_of[d], rackscale::io::spans_per_iteration(plan.programs[plan.layout.role_of(d)]) * iterations);
 
   std::vector<std::uint64_t> compute(devices, 0);
   std::map<std::string, std::vector<std::uint64_t>> waits_by_stage;  // wait name -> per stage

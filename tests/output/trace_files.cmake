@@ -55,7 +55,7 @@ expect(EXIT 2 STDERR "^rackscale run: --trace-devices 1,x: expected a comma-sepa
        ARGS --trace ${refused} --trace-devices 1,x)
 expect(EXIT 2 STDERR "^rackscale run: --trace-devices 60-70: expected device ids below 64 \\(the job's devices\\); found 70\n"
        ARGS --trace ${refused} --trace-devices 60-70)
-expect(EXIT 2 STDERR "^rackscale run: --trace-devices all: would record up to [0-9,]+ spans \\(64 devices x 1 iterations\\), more than the limit of 100 \\(--trace-max-spans\\)"
+expect(EXIT 2 STDERR "^rackscale run: --trace-devices all: would record up to [0-9,]+ spans \\(64 devices x 1 iteration\\(s\\)\\), more than the limit of 100 \\(--trace-max-spans\\)"
        ARGS --trace ${refused} --trace-devices all --trace-max-spans 100)
 if(EXISTS ${refused})
   message(FATAL_ERROR "a refused run left ${refused}")
