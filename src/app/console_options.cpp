@@ -4,7 +4,6 @@
 #include <iostream>
 
 #include <fmt/format.h>
-#include <fmt/ranges.h>
 #include <unistd.h>
 
 #include "app/logging.hpp"
@@ -24,8 +23,7 @@ bool parse_rank(const std::string& text, int& rank) {
 
 ConsoleOptions::ConsoleOptions(CLI::App& cli) {
   const std::string group = "Console (any subcommand)";
-  cli.add_option("--log-level", log_level_,
-                 fmt::format("Diagnostics on standard error from this level up: {}", fmt::join(log_level_names(), ", ")))
+  cli.add_option("--log-level", log_level_, "Diagnostics on standard error from this level up")
       ->check(CLI::IsMember(log_level_names()))
       ->capture_default_str()
       ->group(group);
@@ -35,9 +33,7 @@ ConsoleOptions::ConsoleOptions(CLI::App& cli) {
       ->capture_default_str()
       ->group(group);
   cli.add_option("--progress", progress_,
-                 fmt::format("Progress of run and phold on rank 0: {} (auto: tty when standard error is a "
-                             "terminal, else lines)",
-                             fmt::join(io::progress_mode_names(), ", ")))
+                 "Progress of run and phold on rank 0 (auto: tty when standard error is a terminal, else lines)")
       ->check(CLI::IsMember(io::progress_mode_names()))
       ->capture_default_str()
       ->group(group);
