@@ -9,6 +9,7 @@
 
 #include "io/network_results.hpp"
 #include "io/results_columns.hpp"
+#include "io/tco_results.hpp"
 
 namespace rackscale::io {
 
@@ -59,6 +60,8 @@ void write_devices(Group& root, const NetworkRows& net, const wl::TrainingRunSta
   // This rank's devices by device index (run.devices is sorted, rows.make walks rows in order).
   std::vector<const wl::DeviceRun*> of_device(run.topology.device_count(), nullptr);
   for (const auto& d : run.devices) of_device[d.device] = &d;
+  std::vector<const models::power::DeviceEnergy*> energy_of(run.topology.device_count(), nullptr);
+  for (const auto& e : run.report.device_energy) energy_of[e.device] = &e;
   const auto device = [&](std::uint64_t d) -> const wl::DeviceRun& {
     if (of_device[d] == nullptr) throw std::logic_error(fmt::format("training results: device {} is not on this rank", d));
     return *of_device[d];
@@ -90,6 +93,13 @@ void write_devices(Group& root, const NetworkRows& net, const wl::TrainingRunSta
   write_column(g, "peak_memory_bytes", rows,
                rows.make([&](std::uint64_t d) { return run.report.memory.at(coordinates(d).pipeline).total(); }),
                "bytes", "peak accelerator memory of its stage (memory model; /stages has the parts)");
+  write_column(g, "energy_J", rows, rows.make([&](std::uint64_t d) {
+                 if (energy_of[d] == nullptr)
+                   throw std::logic_error(fmt::format("training results: no energy for device {} on this rank", d));
+                 return energy_of[d]->accelerator.joules();
+               }),
+               "J", "the accelerator's IT energy over the whole run: idle power, rising to TDP while it computes "
+                    "(docs/tco.md; hosts, NICs and switches are in /energy)");
 
   // Iteration ends: a 2-D table, devices x iterations, each rank writing its devices' rows.
   const std::uint64_t iterations = run.report.iterations;
@@ -206,6 +216,25 @@ void write_training(Group& root, const wl::TrainingRunState& run) {
   write_replicated_column(g, "iteration_end_ps", ends, "ps", "when the last device finished each iteration");
 }
 
+// Energy by component class over the whole run (exact sums over ranks, then joules) and per iteration.
+void write_energy(Group& root, const wl::TrainingReport& r) {
+  Group g = root.create_group("energy");
+  g.set_attribute("description", "IT energy (before PUE) of the whole cluster, by component class (docs/tco.md)");
+  g.set_attribute("simulated_time_ps", r.simulated_time);
+  g.set_attribute("accelerators_J", r.energy.accelerators.joules());
+  g.set_attribute("hosts_J", r.energy.hosts.joules());
+  g.set_attribute("nics_J", r.energy.nics.joules());
+  g.set_attribute("switches_J", r.energy.switches.joules());
+  g.set_attribute("total_J", r.energy.total().joules());
+  g.set_attribute("mean_it_power_W", r.mean_it_watts);
+  const auto& i = r.energy_per_iteration_joules;
+  g.set_attribute("per_iteration_accelerators_J", i.accelerators);
+  g.set_attribute("per_iteration_hosts_J", i.hosts);
+  g.set_attribute("per_iteration_nics_J", i.nics);
+  g.set_attribute("per_iteration_switches_J", i.switches);
+  g.set_attribute("per_iteration_total_J", i.total());
+}
+
 }  // namespace
 
 void write_training_results(hdf5::File& file, const models::Scenario& scenario, const wl::TrainingRunState& run,
@@ -219,6 +248,8 @@ void write_training_results(hdf5::File& file, const models::Scenario& scenario, 
   write_stages(file, run);
   write_collectives(file, run);
   write_training(file, run);
+  write_energy(file, run.report);
+  if (run.report.tco) write_tco(file, *run.report.tco);
 }
 
 }  // namespace rackscale::io

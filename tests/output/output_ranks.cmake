@@ -1,7 +1,7 @@
 # `rackscale run --output` at 1, 2 and 4 ranks, with a different partition method each time, in each
 # of the given network fidelities: every results dataset (all but /partition and /engine, which
 # describe the placement) has the same bytes, as h5dump writes them out raw, and so do the attributes
-# of the workload's group GROUP (printed with 17 significant digits). h5dump must read every file whole.
+# of the groups GROUP (comma-separated; printed with 17 significant digits). h5dump must read every file whole.
 #   cmake -DMPIRUN=... -DRACKSCALE=... -DH5DUMP=... -DH5LS=... -DCONFIG=... -DWORK=dir
 #         [-DSETTINGS=key=value,...] -DFIDELITIES=analytical,chunk -DGROUP=traffic -DMIN_DATASETS=29
 #         -P output_ranks.cmake
@@ -50,17 +50,20 @@ foreach(fidelity IN LISTS FIDELITIES)
     message(FATAL_ERROR "${fidelity}: only ${compared} datasets found in ${reference}:\n${listing}")
   endif()
 
-  set(reference_attributes "")
-  foreach(file IN LISTS files)
-    run_or_fail(${H5DUMP} -A -m %.17g -g /${GROUP} ${file})
-    string(REGEX REPLACE "^HDF5 \"[^\"]*\"" "" attributes "${output}")
-    if(reference_attributes STREQUAL "")
-      set(reference_attributes "${attributes}")
-    elseif(NOT attributes STREQUAL reference_attributes)
-      message(FATAL_ERROR "${fidelity}: /${GROUP} attributes differ between ${reference} and ${file}:\n"
-                          "${reference_attributes}\n---\n${attributes}")
-    endif()
+  string(REPLACE "," ";" groups "${GROUP}")
+  foreach(group IN LISTS groups)
+    set(reference_attributes "")
+    foreach(file IN LISTS files)
+      run_or_fail(${H5DUMP} -A -m %.17g -g /${group} ${file})
+      string(REGEX REPLACE "^HDF5 \"[^\"]*\"" "" attributes "${output}")
+      if(reference_attributes STREQUAL "")
+        set(reference_attributes "${attributes}")
+      elseif(NOT attributes STREQUAL reference_attributes)
+        message(FATAL_ERROR "${fidelity}: /${group} attributes differ between ${reference} and ${file}:\n"
+                            "${reference_attributes}\n---\n${attributes}")
+      endif()
+    endforeach()
   endforeach()
-  message(STATUS "${fidelity}: ${compared} datasets and the /${GROUP} attributes identical on 1, 2 and 4 ranks")
+  message(STATUS "${fidelity}: ${compared} datasets and the attributes of ${GROUP} identical on 1, 2 and 4 ranks")
 endforeach()
 file(REMOVE_RECURSE ${WORK})

@@ -197,6 +197,32 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
   std::uint64_t pipeline = 0;
   for (const auto b : in.read<std::uint64_t>("/devices/pipeline_bytes_sent")) pipeline += b;
   EXPECT_GT(pipeline, 0u);
+
+  // Energy: each accelerator draws idle power all run and TDP while it computes (forward, backward,
+  // recompute, optimizer, other), worked out here from the preset's watts and the file's times; the
+  // devices add up to /energy's accelerator total, and the classes to its total.
+  const auto energy = in.read<double>("/devices/energy_J");
+  ASSERT_EQ(energy.size(), devices);
+  const double idle_w = s.cluster.accelerator.idle_watts, tdp_w = s.cluster.accelerator.tdp_watts;
+  ASSERT_GT(tdp_w, idle_w);
+  double accelerators = 0;
+  for (std::size_t d = 0; d < devices; ++d) {
+    std::uint64_t compute = 0;
+    for (std::size_t k = 0; k < 5; ++k) compute += parts[k][d];
+    const double expected = idle_w * static_cast<double>(run_end) * 1e-12 + (tdp_w - idle_w) * static_cast<double>(compute) * 1e-12;
+    EXPECT_NEAR(energy[d], expected, 1e-9 * expected) << "device " << d;
+    accelerators += energy[d];
+  }
+  EXPECT_NEAR(in.attribute<double>("/energy", "accelerators_J"), accelerators, 1e-9 * accelerators);
+  double classes_sum = 0;
+  for (const char* c : {"accelerators_J", "hosts_J", "nics_J", "switches_J"}) {
+    EXPECT_GT(in.attribute<double>("/energy", c), 0.0) << c;
+    classes_sum += in.attribute<double>("/energy", c);
+  }
+  EXPECT_NEAR(in.attribute<double>("/energy", "total_J"), classes_sum, 1e-9 * classes_sum);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/energy", "simulated_time_ps"), run_end);
+  ASSERT_TRUE(report.tco.has_value());
+  EXPECT_DOUBLE_EQ(in.attribute<double>("/tco", "capex_usd"), report.tco->capex_usd);
 }
 
 TEST(TrainingOutput, ResultsAreIdenticalToASequentialRunForEveryPartitionMethod) {
