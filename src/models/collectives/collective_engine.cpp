@@ -122,29 +122,45 @@ class Engine final : public CollectiveEngine, private Outbox {
     a.done(a.record);  // last: it may start this device's next call
   }
 
-  // A device's program repeats the same few calls (its TP all-reduce of one size, say) thousands of times
-  // an iteration: their messages-mode traffic is remembered for the last few distinct calls. Calls of
-  // more than kMemoMembers members are recomputed (each entry keeps a copy of the member list).
-  static constexpr std::size_t kMemoEntries = 4;
+  // A device's program repeats the same few calls (its TP all-reduce of one size, its DP reduce-scatter
+  // of each bucket) thousands of times an iteration: their messages-mode traffic is remembered for the
+  // last few distinct calls. Member lists of up to kMemoMembers are kept and compared whole; larger
+  // groups (data parallelism over hundreds of devices, where recomputing the traffic of every call
+  // dominated the run) are recognized by their size and a 64-bit fingerprint, since a device belongs
+  // to only a handful of groups and keeping a copy of each would cost memory per device.
+  static constexpr std::size_t kMemoEntries = 8;
   static constexpr std::size_t kMemoMembers = 64;
   struct TrafficMemo {
     CollectiveKind kind{};
     Algorithm algorithm{};
     std::uint64_t bytes = 0;
     std::uint32_t rank = 0, root = 0;
-    std::vector<std::uint32_t> members;
+    std::size_t member_count = 0;
+    std::uint64_t fingerprint = 0;
+    std::vector<std::uint32_t> members;  // empty for groups larger than kMemoMembers
     std::shared_ptr<const CallTraffic> traffic;
   };
+  static std::uint64_t fingerprint(const std::vector<std::uint32_t>& members) noexcept {
+    std::uint64_t h = members.size();
+    for (const std::uint32_t m : members) {
+      h = (h ^ m) * 0x9E3779B97F4A7C15ULL;
+      h ^= h >> 29;
+    }
+    return h;
+  }
   std::shared_ptr<const CallTraffic> closed_form_traffic(const CollectiveCall& call) {
+    const std::uint64_t print = fingerprint(call.members);
+    const bool small = call.members.size() <= kMemoMembers;
     for (const TrafficMemo& m : memo_)
       if (m.traffic && m.kind == call.kind && m.algorithm == call.algorithm && m.bytes == call.bytes &&
-          m.rank == call.rank && m.root == call.root && m.members == call.members)
+          m.rank == call.rank && m.root == call.root && m.member_count == call.members.size() &&
+          m.fingerprint == print && (!small || m.members == call.members))
         return m.traffic;
     auto traffic = std::make_shared<const CallTraffic>(messages_traffic(cluster_, call, options_));
-    if (call.members.size() <= kMemoMembers) {
-      memo_[next_memo_] = {call.kind, call.algorithm, call.bytes, call.rank, call.root, call.members, traffic};
-      next_memo_ = (next_memo_ + 1) % kMemoEntries;
-    }
+    memo_[next_memo_] = {call.kind,  call.algorithm, call.bytes,
+                         call.rank,  call.root,      call.members.size(),
+                         print,      small ? call.members : std::vector<std::uint32_t>{}, traffic};
+    next_memo_ = (next_memo_ + 1) % kMemoEntries;
     return traffic;
   }
   std::array<TrafficMemo, kMemoEntries> memo_;
