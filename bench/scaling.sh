@@ -39,10 +39,10 @@ base_batch=$(printf '%s\n' "$resolved" | awk '/^    global_batch:/ {print $2; ex
 
 for p in $ranks; do
   if [ "$mode" = weak ]; then
-    "$mpirun" -np "$p" "$rackscale" run "$config" --json --set "cluster.nodes=$((base_nodes * p))" \
+    "$mpirun" -np "$p" "$rackscale" run "$config" --progress off --json --set "cluster.nodes=$((base_nodes * p))" \
       --set "workload.parallel.global_batch=$((base_batch * p))" "$@" | tail -n 1 >"$out/ranks-$p.json"
   else
-    "$mpirun" -np "$p" "$rackscale" run "$config" --json "$@" | tail -n 1 >"$out/ranks-$p.json"
+    "$mpirun" -np "$p" "$rackscale" run "$config" --progress off --json "$@" | tail -n 1 >"$out/ranks-$p.json"
   fi
 done
 
