@@ -72,6 +72,7 @@ const std::map<std::string, std::string>& expected_messages() {
       {"tco_host_idle_above_active.yaml", "13:41: tco.power.host_active: expected a power >= host_idle (900 W), found '800W'"},
       {"tco_network_share_itemized.yaml", "15:5: tco.prices.network_share: only allowed with network: cottier_factor"},
       {"tco_price_negative.yaml", "13:20: tco.prices.switch: expected a number >= 0, found -5"},
+      {"training_tokens_moved.yaml", "15:3: workload.training_tokens: unknown key; it moved to 'tco.token_budget'"},
       {"tco_pue_below_one.yaml", "13:8: tco.pue: expected a number >= 1, found 0.9"},
       {"tco_unknown_grid.yaml",
        "13:9: tco.grid: expected one of world, usa, europe, taiwan, india, iceland, coal, gas, solar, hydro, nuclear, "

@@ -1,8 +1,12 @@
 #include "io/config/yaml_reader.hpp"
 
+#include <array>
 #include <charconv>
 #include <cmath>
+#include <optional>
+#include <string_view>
 #include <system_error>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -139,6 +143,19 @@ std::size_t read_choice(const ConfigNode& node, const std::string& path, const s
   fail(node, path, message);
 }
 
+namespace {
+// Keys that earlier versions read and that now live elsewhere: the error says where, since a
+// did-you-mean guess from the old place cannot find them.
+std::optional<std::string_view> moved_to(std::string_view key_path) {
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kMoved{{
+      {"workload.training_tokens", "tco.token_budget"},
+  }};
+  for (const auto& [from, to] : kMoved)
+    if (from == key_path) return to;
+  return std::nullopt;
+}
+}  // namespace
+
 MapReader::MapReader(const ConfigNode& node, std::string path, std::vector<std::string> allowed,
                      KeyLocations* locations)
     : node_(node), path_(std::move(path)) {
@@ -149,7 +166,10 @@ MapReader::MapReader(const ConfigNode& node, std::string path, std::vector<std::
     for (const auto& a : allowed) known = known || a == entry.key;
     if (known) continue;
     const auto guess = closest_match(entry.key, allowed);
-    const std::string hint = guess ? "did you mean '" + *guess + "'?" : "expected one of " + join(allowed);
+    const auto moved = moved_to(path_of(entry.key));
+    const std::string hint = moved   ? "it moved to '" + std::string(*moved) + "'"
+                             : guess ? "did you mean '" + *guess + "'?"
+                                     : "expected one of " + join(allowed);
     // An override is named as the user typed it; a key in a file is pointed at like a compiler would.
     if (entry.key_origin.from_override())
       throw ConfigError(entry.key_origin.str() + ": unknown key '" + entry.key + "' " +
