@@ -71,11 +71,7 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
     throw std::invalid_argument(std::string("workload.algorithm: ") + e.what());
   }
 
-  const std::string method = options.partition.empty() ? scenario.simulation.partition : options.partition;
-  (void)partition::make_partitioner(method);
-  std::vector<std::int32_t> rack_rank;
-  if (comm.rank() == 0) rack_rank = net::partition_racks(topology, method, comm.size());
-  boost::mpi::broadcast(comm, rack_rank, 0);
+  const auto [method, rack_rank] = place_racks(comm, topology, scenario, options);
 
   coll::CollectiveReport report;
   report.op = bench.op;
@@ -94,10 +90,8 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
     call.bytes = bytes;
     const auto size_start = std::chrono::steady_clock::now();
     // A fresh engine per size, as nccl-tests times each size on its own.
-    pdes::EngineOptions engine_options;
-    if (!options.queue.empty()) engine_options.queue = options.queue;
-    engine_options.sync = options.sync;
-    engine_options.seed = scenario.simulation.seed;
+    pdes::EngineOptions engine_options = engine_options_for(scenario, options);
+    engine_options.progress = nullptr;  // each size's engine runs briefly: the sweep shows no progress (docs/cli.md)
     pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options);
     net::NetworkContext network(topology, scenario.network);
     coll::BenchStats stats;

@@ -70,25 +70,30 @@ double injection_bandwidth(const net::Topology& topology, const pdes::Engine& en
 }
 }  // namespace
 
-TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Scenario& scenario,
-                          const RunOptions& options) {
-  const auto setup_start = std::chrono::steady_clock::now();
-  const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
-  const std::string method = options.partition.empty() ? scenario.simulation.partition : options.partition;
+RackPlacement place_racks(const boost::mpi::communicator& comm, const net::Topology& topology,
+                          const models::Scenario& scenario, const RunOptions& options) {
+  RackPlacement placement{options.partition.empty() ? scenario.simulation.partition : options.partition, {}};
+  (void)partition::make_partitioner(placement.method);
+  if (comm.rank() == 0) placement.rack_rank = net::partition_racks(topology, placement.method, comm.size());
+  boost::mpi::broadcast(comm, placement.rack_rank, 0);
+  return placement;
+}
 
-  (void)partition::make_partitioner(method);  // an unknown name fails on every rank, not just rank 0
-  // Rank 0 partitions and broadcasts, so every rank uses the same placement even if a partitioner
-  // were not bit-for-bit reproducible across processes.
-  std::vector<std::int32_t> rack_rank;
-  if (comm.rank() == 0) rack_rank = net::partition_racks(topology, method, comm.size());
-  boost::mpi::broadcast(comm, rack_rank, 0);
-
+pdes::EngineOptions engine_options_for(const models::Scenario& scenario, const RunOptions& options) {
   pdes::EngineOptions engine_options;
   if (!options.queue.empty()) engine_options.queue = options.queue;
   engine_options.sync = options.sync;
   engine_options.seed = scenario.simulation.seed;
   engine_options.progress = options.progress;
-  pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options);
+  return engine_options;
+}
+
+TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Scenario& scenario,
+                          const RunOptions& options) {
+  const auto setup_start = std::chrono::steady_clock::now();
+  const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
+  const auto [method, rack_rank] = place_racks(comm, topology, scenario, options);
+  pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options_for(scenario, options));
 
   const models::traffic::TrafficPlan plan(scenario.workload.traffic, static_cast<std::uint32_t>(topology.device_count()),
                                           scenario.simulation.seed);

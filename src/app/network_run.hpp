@@ -4,12 +4,15 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <boost/mpi/communicator.hpp>
 
+#include "models/network/topology.hpp"
 #include "models/scenario.hpp"
 #include "models/traffic/traffic_report.hpp"
 #include "models/traffic/traffic_run_state.hpp"
+#include "pdes/engine.hpp"
 #include "pdes/progress.hpp"
 
 namespace rackscale::app {
@@ -23,6 +26,19 @@ struct RunOptions {
   // file is written here); an exception it throws leaves run_traffic.
   std::function<void(const models::traffic::TrafficRunState&)> on_finished;
 };
+
+// Where every run puts the racks: the method (--partition, else the scenario's) and rack -> rank.
+struct RackPlacement {
+  std::string method;
+  std::vector<std::int32_t> rack_rank;
+};
+// Collective. Rank 0 partitions and broadcasts, so every rank uses the same placement even if a
+// partitioner were not bit-for-bit reproducible across processes. An unknown method throws
+// std::invalid_argument on every rank, not just rank 0.
+[[nodiscard]] RackPlacement place_racks(const boost::mpi::communicator& comm, const models::network::Topology& topology,
+                                        const models::Scenario& scenario, const RunOptions& options);
+// The engine's options from the command line (queue, sync, progress) and the scenario (seed).
+[[nodiscard]] pdes::EngineOptions engine_options_for(const models::Scenario& scenario, const RunOptions& options);
 
 // Collective. Throws std::invalid_argument (bad scenario or options, before simulating; messages start
 // with the config key at fault) and pdes::SimulationError (the run failed).

@@ -133,18 +133,8 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   report.memory_capacity = cluster.accelerator.memory_bytes;
   trace.prepare(plan);
 
-  const std::string method = options.partition.empty() ? scenario.simulation.partition : options.partition;
-  (void)partition::make_partitioner(method);
-  std::vector<std::int32_t> rack_rank;
-  if (comm.rank() == 0) rack_rank = net::partition_racks(topology, method, comm.size());
-  boost::mpi::broadcast(comm, rack_rank, 0);
-
-  pdes::EngineOptions engine_options;
-  if (!options.queue.empty()) engine_options.queue = options.queue;
-  engine_options.sync = options.sync;
-  engine_options.seed = scenario.simulation.seed;
-  engine_options.progress = options.progress;
-  pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options);
+  const auto [method, rack_rank] = place_racks(comm, topology, scenario, options);
+  pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options_for(scenario, options));
 
   std::vector<std::shared_ptr<const acc::ProgramIndex>> indexes;
   for (const auto& program : plan.programs) indexes.push_back(std::make_shared<acc::ProgramIndex>(program));
