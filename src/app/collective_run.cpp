@@ -85,6 +85,10 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
       comm, std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
 
   const coll::FabricFigures figures = coll::fabric_figures(scenario.cluster, layout);
+  // One latency cache per rank, shared by every device's engine and every size (1 MiB each: one per
+  // device cost 4 GiB at 4,096 devices).
+  coll::CollectiveOptions collective_options;
+  collective_options.latencies = std::make_shared<coll::LatencyCache>(topology);
   const auto run_start = std::chrono::steady_clock::now();
   for (std::uint64_t bytes = bench.min_bytes; bytes <= bench.max_bytes; bytes *= 2) {
     call.bytes = bytes;
@@ -96,7 +100,7 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
     net::NetworkContext network(topology, scenario.network);
     coll::BenchStats stats;
     net::add_network_lps(engine, network, [&](std::uint32_t) {
-      return std::make_unique<coll::CollectiveBenchDevice>(coll::make_collective_engine(scenario.cluster, topology),
+      return std::make_unique<coll::CollectiveBenchDevice>(coll::make_collective_engine(scenario.cluster, topology, collective_options),
                                                            call, stats);
     });
     const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);

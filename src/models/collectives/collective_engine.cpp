@@ -21,7 +21,7 @@ class Engine final : public CollectiveEngine, private Outbox {
       : cluster_(cluster),
         topology_(topology),
         options_(options),
-        latencies_(options.latencies ? options.latencies : std::make_shared<LatencyCache>(topology)) {}
+        latencies_(options.latencies) {}
 
   void start(network::DeviceLp& device, const CollectiveCall& call, Completion done) override {
     if (call.key >= accelerator::kCollectiveKeyLimit)
@@ -34,7 +34,7 @@ class Engine final : public CollectiveEngine, private Outbox {
                                               "still running",
                                               device.device(), call.key));
     CallPlan plan = use_closed_form(cluster_, call, device.network().spec)
-                        ? plan_closed_form(cluster_, *latencies_, call, closed_form_traffic(call))
+                        ? plan_closed_form(cluster_, latencies(), call, closed_form_traffic(call))
                         : plan_call(cluster_, call, options_);
     Active a;
     a.record = {call.key, call.kind, plan.algorithm, call.bytes, static_cast<std::uint32_t>(call.members.size()),
@@ -165,6 +165,12 @@ class Engine final : public CollectiveEngine, private Outbox {
   }
   std::array<TrafficMemo, kMemoEntries> memo_;
   std::size_t next_memo_ = 0;
+
+  // Made on first use when the caller shares none: a cache is 1 MiB, too much to give every device.
+  LatencyCache& latencies() {
+    if (!latencies_) latencies_ = std::make_shared<LatencyCache>(topology_);
+    return *latencies_;
+  }
 
   SendPacer& pacer() {
     if (!pacer_) pacer_ = std::make_unique<SendPacer>(topology_);
