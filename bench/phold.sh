@@ -16,7 +16,7 @@ run_case() {  # ranks lps remote end_ns queue
   i=0
   while [ "$i" -lt "$repeat" ]; do
     line=$("$mpirun" -np "$1" "$rackscale" phold --lps "$2" --remote "$3" --lookahead 100 --mean 900 \
-             --start-events "$start_events" --end "$4" --queue "$5" --json | tail -n 1)
+             --start-events "$start_events" --end "$4" --queue "$5" --progress off --json | tail -n 1)
     results="$results$line
 "
     i=$((i + 1))
