@@ -35,13 +35,27 @@ namespace acc = models::accelerator;
 namespace wl = models::workload;
 
 namespace {
+// Uneven stages' layers, runs of equal stages folded: "7, 8 x 14, 7".
+std::string stage_layers(const wl::TrainingLayout& l) {
+  std::string out;
+  for (std::uint32_t s = 0; s < l.pipeline();) {
+    std::uint32_t run = 1;
+    while (s + run < l.pipeline() && l.stage_layers(s + run) == l.stage_layers(s)) ++run;
+    out += fmt::format("{}{}", out.empty() ? "" : ", ", l.stage_layers(s));
+    if (run > 1) out += fmt::format(" x {}", run);
+    s += run;
+  }
+  return out;
+}
+
 std::string describe_layout(const wl::TrainingLayout& l) {
   const auto& p = l.parallel();
   const char* recompute = p.recompute == wl::Recompute::full ? "full" : p.recompute == wl::Recompute::selective ? "selective" : "no";
-  return fmt::format("TP {} x PP {} x DP {} (CP {}, EP {}){}, {}, ZeRO {}, {} recomputation; global batch {}, "
+  return fmt::format("TP {} x PP {} x DP {} (CP {}, EP {}){}, {}{}, ZeRO {}, {} recomputation; global batch {}, "
                      "micro-batch {}, {} micro-batches per replica",
                      l.tensor(), l.pipeline(), l.data(), l.context(), l.expert(), p.sequence_parallel ? " with SP" : "",
                      l.virtual_stages() > 1 ? fmt::format("interleaved 1F1B x{}", l.virtual_stages()) : std::string("1F1B"),
+                     l.even_stages() ? std::string() : fmt::format(" (layers per stage {})", stage_layers(l)),
                      p.zero_stage, recompute, p.global_batch, p.micro_batch, l.micro_batches());
 }
 
@@ -202,7 +216,7 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   local.reserve(executors.size());
   for (const auto& [device, executor] : executors) {
     const auto& s = executor->stats();
-    wl::DeviceRun row{device, s.breakdown, s.iteration_end, s.pipeline_bytes};
+    wl::DeviceRun row{device, s.breakdown, s.iteration_end, s.pipeline_bytes, s.context_bytes};
     const pdes::SimTime done = s.iteration_end.empty() ? 0 : s.iteration_end.back();
     (stages > 1 ? row.breakdown.pipeline_bubble : row.breakdown.idle) += run_end - done;
     if (run_end > done)

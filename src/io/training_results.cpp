@@ -90,6 +90,8 @@ void write_devices(Group& root, const NetworkRows& net, const wl::TrainingRunSta
                  fmt::format("over the whole run: {}", c.meaning));
   write_column(g, "pipeline_bytes_sent", rows, rows.make([&](std::uint64_t d) { return device(d).pipeline_bytes; }),
                "bytes", "activations and gradients sent to its pipeline neighbours");
+  write_column(g, "context_bytes_sent", rows, rows.make([&](std::uint64_t d) { return device(d).context_bytes; }),
+               "bytes", "ring attention's key/value blocks and their gradients sent to the next device of its CP ring");
   write_column(g, "peak_memory_bytes", rows,
                rows.make([&](std::uint64_t d) { return run.report.memory.at(coordinates(d).pipeline).total(); }),
                "bytes", "peak accelerator memory of its stage (memory model; /stages has the parts)");

@@ -1,6 +1,7 @@
 // TrainingLayout: validation messages, device coordinates, groups and pipeline peers, worked out by hand.
 #include <algorithm>
 #include <functional>
+#include <numeric>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -75,7 +76,97 @@ TEST(LayoutValidation, EachErrorNamesTheKeyAtFault) {
          s.parallel.pipeline = 2;
          s.parallel.virtual_stages = 3;
        },
-       "workload.model.layers: 8 layers are not divisible by pipeline 2 x virtual_stages 3 = 6"},
+       "workload.model.layers: 8 layers are not divisible by pipeline 2 x virtual_stages 3 = 6 (for uneven stages "
+       "set parallel.first_stage_layers, last_stage_layers or chunk_layers)"},
+      // Uneven stages (small_gpt has 8 layers).
+      {"first stage without a pipeline", 1, [](TrainingSpec& s) { s.parallel.first_stage_layers = 3; },
+       "workload.parallel.first_stage_layers: uneven pipeline stages need pipeline > 1"},
+      {"first + last above the layers", 4,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 4;
+         s.parallel.first_stage_layers = 5;
+         s.parallel.last_stage_layers = 4;
+       },
+       "workload.parallel.first_stage_layers: first_stage_layers 5 + last_stage_layers 4 = 9 exceed the model's 8 "
+       "layers"},
+      {"last alone above the layers", 4,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 4;
+         s.parallel.last_stage_layers = 9;
+       },
+       "workload.parallel.last_stage_layers: 9 exceeds the model's 8 layers"},
+      {"rest does not divide", 4,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 4;
+         s.parallel.first_stage_layers = 1;
+         s.parallel.last_stage_layers = 2;
+       },
+       "workload.parallel.first_stage_layers: the 2 other stages x virtual_stages 1 = 2 model chunks share the "
+       "remaining layers evenly: expected a multiple of 2, found 5 of the 8"},
+      {"rest does not divide over the chunks", 4,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 2;
+         s.parallel.virtual_stages = 2;
+         s.parallel.global_batch = 8;
+         s.parallel.first_stage_layers = 3;
+       },
+       "workload.parallel.first_stage_layers: the 1 other stage x virtual_stages 2 = 2 model chunks share the "
+       "remaining layers evenly: expected a multiple of 2, found 5 of the 8"},
+      {"two stages, both given, not the layers", 2,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 2;
+         s.parallel.first_stage_layers = 3;
+         s.parallel.last_stage_layers = 4;
+       },
+       "workload.parallel.first_stage_layers: first_stage_layers 3 + last_stage_layers 4 = 7, expected the model's 8 "
+       "layers (pipeline 2 has no other stages)"},
+      {"middle stages left empty", 4,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 4;
+         s.parallel.first_stage_layers = 4;
+         s.parallel.last_stage_layers = 4;
+       },
+       "workload.parallel.first_stage_layers: leaves model chunk 1 (stage 1, virtual stage 0) with no layers; only "
+       "the first chunk (with the embedding) and the last (with the output layer) may have none"},
+      {"first stage's later chunk empty", 2,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 2;
+         s.parallel.virtual_stages = 2;
+         s.parallel.global_batch = 8;
+         s.parallel.first_stage_layers = 0;
+       },
+       "workload.parallel.first_stage_layers: leaves model chunk 2 (stage 0, virtual stage 1) with no layers; only "
+       "the first chunk (with the embedding) and the last (with the output layer) may have none"},
+      {"chunk list and first stage", 2,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 2;
+         s.parallel.chunk_layers = {3, 5};
+         s.parallel.first_stage_layers = 3;
+       },
+       "workload.parallel.chunk_layers: give either chunk_layers or first_stage_layers, not both"},
+      {"chunk list length", 4,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 2;
+         s.parallel.virtual_stages = 2;
+         s.parallel.global_batch = 8;
+         s.parallel.chunk_layers = {3, 5};
+       },
+       "workload.parallel.chunk_layers: expected pipeline 2 x virtual_stages 2 = 4 entries (one per model chunk), "
+       "found 2"},
+      {"chunk list sum", 2,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 2;
+         s.parallel.chunk_layers = {3, 4};
+       },
+       "workload.parallel.chunk_layers: expected entries summing to the model's 8 layers, found 7"},
+      {"chunk list with an empty middle chunk", 3,
+       [](TrainingSpec& s) {
+         s.parallel.pipeline = 3;
+         s.parallel.global_batch = 3;
+         s.parallel.chunk_layers = {4, 0, 4};
+       },
+       "workload.parallel.chunk_layers: leaves model chunk 1 (stage 1, virtual stage 0) with no layers; only the "
+       "first chunk (with the embedding) and the last (with the output layer) may have none"},
       {"interleaving without a pipeline", 4, [](TrainingSpec& s) { s.parallel.virtual_stages = 2; },
        "workload.parallel.virtual_stages: interleaving needs pipeline > 1"},
       {"interleaved micro-batches", 4,
@@ -175,9 +266,79 @@ TEST(LayoutValidation, ResolvesDefaults) {
   EXPECT_EQ(l.model().ffn_hidden, 4096u);
   EXPECT_EQ(l.micro_batches(), 4u);  // 16 / (1 x 4)
   EXPECT_EQ(l.tokens_per_iteration(), 16u * 1024u);
-  EXPECT_EQ(l.layers_per_chunk(), 4u);
+  EXPECT_EQ(l.chunk_layers(0), 4u);
+  EXPECT_EQ(l.chunk_first_layer(1), 4u);
+  EXPECT_TRUE(l.even_stages());
   EXPECT_EQ(l.roles(), 2u);
   EXPECT_EQ(l.devices_per_role(), 8u);
+}
+
+// The layers of every model chunk, in model order.
+std::vector<std::uint32_t> chunk_split(const TrainingLayout& l) {
+  std::vector<std::uint32_t> counts;
+  for (std::uint32_t k = 0; k < l.model_chunks(); ++k) {
+    EXPECT_EQ(l.chunk_first_layer(k), std::accumulate(counts.begin(), counts.end(), 0u)) << "chunk " << k;
+    counts.push_back(l.chunk_layers(k));
+  }
+  return counts;
+}
+
+TEST(LayoutStages, UnevenSplits) {
+  TrainingSpec spec = small_gpt();
+  spec.model.layers = 14;
+  spec.parallel.pipeline = 4;
+  spec.parallel.global_batch = 4;
+  // First and last stage 2 layers, the two others (14 - 4) / 2 = 5.
+  spec.parallel.first_stage_layers = 2;
+  spec.parallel.last_stage_layers = 2;
+  TrainingLayout l(spec, 4);
+  EXPECT_EQ(chunk_split(l), (std::vector<std::uint32_t>{2, 5, 5, 2}));
+  EXPECT_EQ(l.stage_layers(1), 5u);
+  EXPECT_FALSE(l.even_stages());
+  // Only the first: the three others share 12.
+  spec.parallel.last_stage_layers.reset();
+  EXPECT_EQ(chunk_split(TrainingLayout(spec, 4)), (std::vector<std::uint32_t>{2, 4, 4, 4}));
+
+  // Llama 3 405B: 126 layers, 16 stages x 4 chunks, 7 on the first and last stages. Stage 0's chunks are
+  // 0, 16, 32, 48 and get 1, 2, 2, 2 (the chunk with the embedding is the light one); stage 15's chunks
+  // 15, 31, 47, 63 get 2, 2, 2, 1 (the one with the output layer is); the 14 x 4 others (126 - 14) / 56 = 2.
+  TrainingSpec llama = small_gpt();
+  llama.model.layers = 126;
+  llama.parallel.pipeline = 16;
+  llama.parallel.virtual_stages = 4;
+  llama.parallel.global_batch = 16;
+  llama.parallel.first_stage_layers = 7;
+  llama.parallel.last_stage_layers = 7;
+  const TrainingLayout ll(llama, 16);
+  std::vector<std::uint32_t> expected(64, 2);
+  expected[0] = 1;
+  expected[63] = 1;
+  EXPECT_EQ(chunk_split(ll), expected);
+  EXPECT_EQ(ll.stage_layers(0), 7u);
+  EXPECT_EQ(ll.stage_layers(7), 8u);
+  EXPECT_EQ(ll.stage_layers(15), 7u);
+  EXPECT_EQ(ll.chunk_first_layer(63), 125u);
+
+  // Six layers on a first stage of 4 chunks: 1, 1, 2, 2 (the earliest chunks are short).
+  TrainingSpec six = small_gpt();
+  six.model.layers = 14;
+  six.parallel.pipeline = 2;
+  six.parallel.virtual_stages = 4;
+  six.parallel.global_batch = 2;
+  six.parallel.first_stage_layers = 6;
+  EXPECT_EQ(chunk_split(TrainingLayout(six, 2)), (std::vector<std::uint32_t>{1, 2, 1, 2, 2, 2, 2, 2}));
+
+  // An explicit list, with an empty first chunk (a stage of just the embedding).
+  TrainingSpec list = small_gpt();
+  list.parallel.pipeline = 3;
+  list.parallel.global_batch = 3;
+  list.parallel.chunk_layers = {0, 5, 3};
+  EXPECT_EQ(chunk_split(TrainingLayout(list, 3)), (std::vector<std::uint32_t>{0, 5, 3}));
+  // Even stages written out are even.
+  list.parallel.chunk_layers = {4, 4};
+  list.parallel.pipeline = 2;
+  list.parallel.global_batch = 2;
+  EXPECT_TRUE(TrainingLayout(list, 2).even_stages());
 }
 
 // 32 devices: TP 2 (fastest), CP 2, DP 2, PP 4 (slowest); with MoE, EP 2 inside DP x CP.
@@ -268,7 +429,7 @@ TEST(LayoutPeers, NextAndPreviousStage) {
   EXPECT_EQ(v.peer(5, Peer::previous_stage), 29u);
   EXPECT_EQ(v.peer(13, Peer::next_stage), 21u);
   EXPECT_EQ(v.model_chunks(), 8u);
-  EXPECT_EQ(v.layers_per_chunk(), 1u);
+  EXPECT_EQ(v.chunk_layers(5), 1u);
   EXPECT_EQ(v.model_chunk(3, 1), 7u);
   // A single stage has no peers.
   TrainingSpec one = small_gpt();

@@ -107,6 +107,44 @@ TEST(Memory, WorkedExampleRecomputePolicies) {
   }
 }
 
+// The worked example with uneven stages, first_stage_layers 3: stage 0 holds layers 0-2, stage 1 the
+// other 5 (8 - 3 over the one other stage).
+// Parameters: stage 0 3 x 6,295,552 + 16,384,000 = 35,270,656; stage 1 5 x 6,295,552 + 2,048 +
+// 16,384,000 = 47,863,808.
+// Activations without recomputation (119,537,664 per layer): stage 0 keeps 2 micro-batches of 3 layers
+// and the embedding mask, 2 x (358,612,992 + 1,048,576) = 719,323,136; stage 1 one micro-batch of 5
+// layers and the output layer, 597,688,320 + 135,266,304 = 732,954,624.
+TEST(Memory, WorkedExampleUnevenStages) {
+  TrainingSpec spec = worked_example(0, Recompute::none).spec();
+  spec.parallel.first_stage_layers = 3;
+  const auto stages = job_memory(TrainingLayout(spec, 8));
+  ASSERT_EQ(stages.size(), 2u);
+  EXPECT_EQ(stages[0].parameters, 35'270'656u);
+  EXPECT_EQ(stages[1].parameters, 47'863'808u);
+  EXPECT_EQ(stages[0].weights, 2u * 35'270'656u);
+  EXPECT_EQ(stages[1].optimizer_states, 12u * 47'863'808u);
+  EXPECT_EQ(stages[0].activations, 719'323'136u);
+  EXPECT_EQ(stages[0].chunks_in_flight, 2u);
+  EXPECT_EQ(stages[1].activations, 732'954'624u);
+
+  // Interleaved, 6 layers on 2 stages x 2 chunks with first_stage_layers 2: chunks 0 and 2 (stage 0) hold
+  // 1 layer each, chunks 1 and 3 (stage 1) 2 each. Data 2 and global batch 8 leave m = 2 = P micro-batches:
+  // every forward runs before the first backward, so each stage holds all 4 (chunk, micro-batch)
+  // activations at once: stage 0 2 x (1 layer + embedding mask) + 2 x 1 layer = 4 x 119,537,664 +
+  // 2 x 1,048,576 = 480,247,808; stage 1 2 x 2 layers + 2 x (2 layers + output layer) = 8 x 119,537,664 +
+  // 2 x 135,266,304 = 1,226,833,920.
+  spec.model.layers = 6;
+  spec.parallel.virtual_stages = 2;
+  spec.parallel.first_stage_layers = 2;
+  spec.parallel.global_batch = 8;
+  const auto interleaved = job_memory(TrainingLayout(spec, 8));
+  EXPECT_EQ(interleaved[0].chunks_in_flight, 4u);
+  EXPECT_EQ(interleaved[0].activations, 480'247'808u);
+  EXPECT_EQ(interleaved[1].activations, 1'226'833'920u);
+  EXPECT_EQ(interleaved[0].parameters, 2u * 6'295'552u + 16'384'000u);
+  EXPECT_EQ(interleaved[1].parameters, 4u * 6'295'552u + 2'048u + 16'384'000u);
+}
+
 TEST(Memory, KorthikantiFormulaWithoutSequenceParallelism) {
   // s b h (10 + 24 / t + 5 a s / (h t)) per layer: the 10 s b h of norms, inputs and dropout masks stay
   // replicated on every TP rank.

@@ -111,6 +111,31 @@ TEST(WorkloadConfig, EveryParallelKey) {
   EXPECT_FALSE(t.memory_warn_only);
 }
 
+TEST(WorkloadConfig, UnevenPipelineStages) {
+  // gpt3-175b: 96 layers on 4 stages: 22 on the first and last, (96 - 44) / 2 = 26 on the two others.
+  const models::Scenario s = load_text(scenario(
+      "  type: training\n  model: gpt3-175b\n"
+      "  parallel: {pipeline: 4, first_stage_layers: 22, last_stage_layers: 22, global_batch: 16}\n"));
+  const wl::ParallelSpec& p = s.workload.training.parallel;
+  EXPECT_EQ(p.first_stage_layers, 22u);
+  EXPECT_EQ(p.last_stage_layers, 22u);
+  EXPECT_TRUE(p.chunk_layers.empty());
+  const wl::TrainingLayout l(s.workload.training, s.cluster.devices());
+  EXPECT_EQ(l.stage_layers(0), 22u);
+  EXPECT_EQ(l.stage_layers(1), 26u);
+  EXPECT_EQ(l.stage_layers(3), 22u);
+  // The same split as a list; the keys are located.
+  const models::Scenario list = load_text(scenario(
+      "  type: training\n  model: gpt3-175b\n"
+      "  parallel: {pipeline: 4, chunk_layers: [22, 26, 26, 22], global_batch: 16}\n"));
+  EXPECT_EQ(list.workload.training.parallel.chunk_layers, (std::vector<std::uint32_t>{22, 26, 26, 22}));
+  EXPECT_FALSE(list.workload.training.parallel.first_stage_layers.has_value());
+  EXPECT_EQ(list.key_locations.at("workload.parallel.chunk_layers"), list.source_file + ":13:27");
+  // And it reads back from the resolved YAML.
+  const models::Scenario again = load_text(list.resolved_yaml);
+  EXPECT_EQ(again.workload.training.parallel.chunk_layers, list.workload.training.parallel.chunk_layers);
+}
+
 TEST(WorkloadConfig, FullMixtureOfExpertsMapping) {
   const models::Scenario s = load_text(scenario("  type: training\n"
                                                 "  model:\n"
@@ -203,7 +228,8 @@ TEST(ModelPresets, SizesMatchTheirSources) {
 // The training scenarios in configs/training load, build their network and programs, and fit in memory.
 TEST(TrainingConfigs, LoadBuildAndFit) {
   const std::vector<std::string> names{"megatron-gpt-145.6b-1536-a100", "llama3-70b-1024-h100",
-                                       "deepseek-v3-2048-h100"};
+                                       "deepseek-v3-2048-h100", "llama3-405b-16384-h100",
+                                       "llama3-405b-98304-h100"};
   for (const auto& name : names) {
     SCOPED_TRACE(name);
     const models::Scenario s = load_scenario(source_dir() + "/configs/training/" + name + ".yaml", {}, presets_dir());
@@ -214,6 +240,14 @@ TEST(TrainingConfigs, LoadBuildAndFit) {
     EXPECT_EQ(plan.programs.size(), plan.layout.pipeline());
     EXPECT_EQ(models::memory::check_memory(plan.layout, s.cluster.accelerator), "");
   }
+  // Llama 3 405B as the paper runs it: its 126 layers, 7 on the first and last of the 16 stages.
+  const models::Scenario llama =
+      load_scenario(source_dir() + "/configs/training/llama3-405b-16384-h100.yaml", {}, presets_dir());
+  const wl::TrainingLayout layout(llama.workload.training, llama.cluster.devices());
+  EXPECT_EQ(layout.model().layers, 126u);
+  EXPECT_EQ(layout.stage_layers(0), 7u);
+  EXPECT_EQ(layout.stage_layers(1), 8u);
+  EXPECT_EQ(layout.stage_layers(15), 7u);
   // The Megatron row: 145.6B parameters, data 24, 96 micro-batches per replica.
   const models::Scenario m =
       load_scenario(source_dir() + "/configs/training/megatron-gpt-145.6b-1536-a100.yaml", {}, presets_dir());
@@ -280,6 +314,32 @@ TEST(WorkloadConfig, BadValuesGiveOneLocatedLine) {
        "a100-sxm4-80gb"},
       {"collective with a training key", "  type: collective\n  op: all_reduce\n  model: gpt3-175b\n",
        "13:3: workload.model: only allowed with type: training"},
+      // Uneven pipeline stages (gpt3-175b has 96 layers); each error at the value that set the split.
+      {"first + last stages above the layers",
+       "  type: training\n  model: gpt3-175b\n"
+       "  parallel: {pipeline: 2, first_stage_layers: 50, last_stage_layers: 50, global_batch: 16}\n",
+       "13:47: workload.parallel.first_stage_layers: first_stage_layers 50 + last_stage_layers 50 = 100 exceed the "
+       "model's 96 layers"},
+      {"other stages do not share the rest evenly",
+       "  type: training\n  model: gpt3-175b\n  parallel: {pipeline: 4, last_stage_layers: 5, global_batch: 16}\n",
+       "13:46: workload.parallel.last_stage_layers: the 3 other stages x virtual_stages 1 = 3 model chunks share the "
+       "remaining layers evenly: expected a multiple of 3, found 91 of the 96"},
+      {"chunk list of the wrong length",
+       "  type: training\n  model: gpt3-175b\n  parallel: {pipeline: 2, chunk_layers: [48, 40, 8], global_batch: 16}\n",
+       "13:41: workload.parallel.chunk_layers: expected pipeline 2 x virtual_stages 1 = 2 entries (one per model "
+       "chunk), found 3"},
+      {"chunk list not summing to the layers",
+       "  type: training\n  model: gpt3-175b\n  parallel: {pipeline: 2, chunk_layers: [48, 40], global_batch: 16}\n",
+       "13:41: workload.parallel.chunk_layers: expected entries summing to the model's 96 layers, found 88"},
+      {"chunk list entry",
+       "  type: training\n  model: gpt3-175b\n  parallel: {pipeline: 2, chunk_layers: [48, x], global_batch: 16}\n",
+       "13:46: workload.parallel.chunk_layers[1]: expected an integer, found 'x'"},
+      {"chunk list not a list",
+       "  type: training\n  model: gpt3-175b\n  parallel: {pipeline: 2, chunk_layers: 48, global_batch: 16}\n",
+       "13:41: workload.parallel.chunk_layers: expected a sequence of layer counts, one per model chunk, found 48"},
+      {"negative stage layers",
+       "  type: training\n  model: gpt3-175b\n  parallel: {pipeline: 2, first_stage_layers: -1, global_batch: 16}\n",
+       "13:47: workload.parallel.first_stage_layers: expected an integer >= 0, found -1"},
   };
   for (const auto& row : table) {
     SCOPED_TRACE(row.name);

@@ -92,6 +92,18 @@ bool read_bool(const ConfigNode& n, const std::string& p) {
 
 std::uint32_t read_u32_any(const ConfigNode& n, const std::string& p) { return read_u32(n, p, 0); }
 
+// A sequence of layer counts (each >= 0), one per model chunk.
+std::vector<std::uint32_t> read_layer_counts(const ConfigNode& n, const std::string& p) {
+  if (!n.is_sequence() || n.items.empty())
+    fail(n, p, "expected a sequence of layer counts, one per model chunk, found " +
+                   (n.is_sequence() ? std::string("an empty sequence") : describe_found(n)));
+  std::vector<std::uint32_t> counts;
+  counts.reserve(n.items.size());
+  for (std::size_t i = 0; i < n.items.size(); ++i)
+    counts.push_back(read_u32(n.items[i], fmt::format("{}[{}]", p, i), 0));
+  return counts;
+}
+
 // --- training -------------------------------------------------------------------------------------------
 
 constexpr const char* kMoeOnly = "only allowed with experts > 0 (a mixture-of-experts model)";
@@ -135,8 +147,9 @@ wl::TransformerSpec read_model(const ConfigNode& node, const std::string& path, 
 wl::ParallelSpec read_parallel(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
   const MapReader r(node, path,
                     {"tensor", "pipeline", "data", "context", "expert", "sequence_parallel", "virtual_stages",
-                     "zero_stage", "recompute", "global_batch", "micro_batch", "bucket_size", "overlap_grad_reduce",
-                     "overlap_param_gather", "dtype", "fused_attention"},
+                     "first_stage_layers", "last_stage_layers", "chunk_layers", "zero_stage", "recompute",
+                     "global_batch", "micro_batch", "bucket_size", "overlap_grad_reduce", "overlap_param_gather",
+                     "dtype", "fused_attention"},
                     locations);
   wl::ParallelSpec p;
   p.tensor = r.optional("tensor", p.tensor, read_count);
@@ -146,6 +159,9 @@ wl::ParallelSpec read_parallel(const ConfigNode& node, const std::string& path, 
   p.expert = r.optional("expert", p.expert, read_count);
   p.sequence_parallel = r.optional("sequence_parallel", p.sequence_parallel, read_bool);
   p.virtual_stages = r.optional("virtual_stages", p.virtual_stages, read_count);
+  if (r.has("first_stage_layers")) p.first_stage_layers = r.required("first_stage_layers", read_u32_any);
+  if (r.has("last_stage_layers")) p.last_stage_layers = r.required("last_stage_layers", read_u32_any);
+  p.chunk_layers = r.optional("chunk_layers", p.chunk_layers, read_layer_counts);
   p.zero_stage = r.optional("zero_stage", p.zero_stage, [](const ConfigNode& v, const std::string& k) {
     return static_cast<std::uint32_t>(read_integer(v, k, 0, 3));
   });

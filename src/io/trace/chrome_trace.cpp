@@ -78,7 +78,7 @@ std::vector<OpText> op_texts(const acc::Program& program) {
     if (op.kind == acc::OpKind::compute) {
       category = "compute";
       if (op.phase == acc::Phase::backward || op.phase == acc::Phase::recompute) name += fmt::format(" {}", phase_name(op.phase));
-    } else if (op.kind != acc::OpKind::collective) {
+    } else if (op.kind != acc::OpKind::collective && acc::is_pipeline_peer(op.peer)) {
       category = "pipeline";
     }
     fmt::format_to(std::back_inserter(event), "\"name\":{},\"cat\":\"{}\",\"args\":{{\"phase\":\"{}\"", json_string(name),
@@ -94,8 +94,7 @@ std::vector<OpText> op_texts(const acc::Program& program) {
         break;
       case acc::OpKind::send:
       case acc::OpKind::recv:
-        fmt::format_to(std::back_inserter(event), ",\"peer\":\"{}\",\"bytes\":{}",
-                       op.peer == acc::Peer::next_stage ? "next stage" : "previous stage", op.bytes);
+        fmt::format_to(std::back_inserter(event), ",\"peer\":\"{}\",\"bytes\":{}", wl::peer_name(op.peer), op.bytes);
         break;
     }
     fmt::format_to(std::back_inserter(waited), ",\"waiting_for\":{}", json_string(op.label));

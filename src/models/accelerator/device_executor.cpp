@@ -15,6 +15,20 @@ namespace {
 constexpr pdes::EventKind kOpDone = network::kFirstBehaviourKind;
 // Pipeline tags: bit 39 marks the receiver's acknowledgement; bits 38..32 the iteration.
 constexpr std::uint64_t kAckBit = std::uint64_t{1} << 39;
+
+// What the compute units' wait for `op` counts as.
+WaitCause wait_cause(const Op& op) {
+  switch (op.kind) {
+    case OpKind::compute:
+      return WaitCause::idle;
+    case OpKind::collective:
+      return WaitCause::exposed_communication;
+    case OpKind::send:
+    case OpKind::recv:
+      break;
+  }
+  return is_pipeline_peer(op.peer) ? WaitCause::pipeline_bubble : WaitCause::exposed_communication;
+}
 }  // namespace
 
 ProgramIndex::ProgramIndex(const Program& program) : program_(&program) {
@@ -66,7 +80,7 @@ void DeviceExecutor::begin_iteration(network::DeviceLp& device) {
   stream_busy_.assign(index_->streams(), false);
   remaining_ = static_cast<std::uint32_t>(n);
   compute_idle_since_ = device.time();
-  blocker_ = OpKind::compute;
+  blocker_ = WaitCause::idle;
   blocker_op_ = kNoOp;
   if (n == 0) {
     stats_.iteration_end.push_back(device.time());
@@ -149,7 +163,7 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
       waiting_ack_.emplace(tag | kAckBit, i);
       device.send_message(role_->peer(op.peer, op), op.bytes, (static_cast<std::uint64_t>(device.device()) << 32) | op.match,
                           tag);
-      stats_.pipeline_bytes += op.bytes;
+      (is_pipeline_peer(op.peer) ? stats_.pipeline_bytes : stats_.context_bytes) += op.bytes;
       break;
     }
     case OpKind::recv: {
@@ -221,8 +235,8 @@ void DeviceExecutor::on_delivery(network::DeviceLp& device, const network::Deliv
 // gradient arrives) is charged only from its own start; the wait before that goes to what it waited for.
 void DeviceExecutor::charge_idle_until(pdes::SimTime now) {
   if (now <= compute_idle_since_) return;
-  if (blocker_ == OpKind::compute) {
-    charge_wait(compute_idle_since_, now, OpKind::compute, kNoOp);
+  if (blocker_ == WaitCause::idle) {
+    charge_wait(compute_idle_since_, now, WaitCause::idle, kNoOp);
     return;
   }
   const pdes::SimTime own_start = std::clamp(blocker_origin_.start, compute_idle_since_, now);
@@ -230,20 +244,21 @@ void DeviceExecutor::charge_idle_until(pdes::SimTime now) {
   charge_wait(own_start, now, blocker_, blocker_op_);
 }
 
-void DeviceExecutor::charge_wait(pdes::SimTime from, pdes::SimTime to, OpKind cause, OpIndex blocker) {
+void DeviceExecutor::charge_wait(pdes::SimTime from, pdes::SimTime to, WaitCause cause, OpIndex blocker) {
   if (to <= from) return;
   const pdes::SimTime wait = to - from;
-  WaitCause charged = WaitCause::idle;
-  if (cause == OpKind::collective) {
-    stats_.breakdown.exposed_communication += wait;
-    charged = WaitCause::exposed_communication;
-  } else if (cause == OpKind::send || cause == OpKind::recv) {
-    stats_.breakdown.pipeline_bubble += wait;
-    charged = WaitCause::pipeline_bubble;
-  } else {
-    stats_.breakdown.idle += wait;
+  switch (cause) {
+    case WaitCause::exposed_communication:
+      stats_.breakdown.exposed_communication += wait;
+      break;
+    case WaitCause::pipeline_bubble:
+      stats_.breakdown.pipeline_bubble += wait;
+      break;
+    case WaitCause::idle:
+      stats_.breakdown.idle += wait;
+      break;
   }
-  spans_.wait(charged, blocker, iteration_, from, to);
+  spans_.wait(cause, blocker, iteration_, from, to);
 }
 
 void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
@@ -267,11 +282,11 @@ void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
       case Phase::other: b.other_compute += took; break;
     }
   }
-  blocker_ = op.kind;
+  blocker_ = wait_cause(op);
   blocker_op_ = i;
   if (op.kind != OpKind::compute) {
     const auto it = in_flight_.find(i);
-    blocker_origin_ = it != in_flight_.end() ? it->second : InFlight{now, OpKind::compute};
+    blocker_origin_ = it != in_flight_.end() ? it->second : InFlight{now, WaitCause::idle};
     if (it != in_flight_.end()) in_flight_.erase(it);
     spans_.op(i, iteration_, blocker_origin_.start, now);
   }

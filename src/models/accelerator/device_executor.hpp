@@ -2,11 +2,13 @@
 // The accelerator model: a device running its program (models/accelerator/program.hpp) iteration
 // after iteration. Compute ops take the compute model's time on the device's compute units (one at a
 // time); collectives go through the collectives model; pipeline sends and receives are messages
-// between the neighbouring stages (a send completes when the receiver has the data).
+// between the neighbouring stages, or around the context-parallel ring (a send completes when the
+// receiver has the data).
 //
 // The device also accounts for its time, from the compute units' point of view: busy computing (by
-// phase), or idle because the next compute op waits for a collective (exposed communication), for a
-// pipeline transfer (pipeline bubble), or for nothing the program can name (idle).
+// phase), or idle because the next compute op waits for a collective or a context-ring transfer
+// (exposed communication), for a pipeline transfer (pipeline bubble), or for nothing the program can
+// name (idle).
 #include <cstdint>
 #include <memory>
 #include <array>
@@ -51,7 +53,7 @@ class ProgramIndex {
 // Where a device's time went over the iterations it ran (ps).
 struct TimeBreakdown {
   pdes::SimTime forward = 0, backward = 0, recompute = 0, optimizer = 0, other_compute = 0;
-  pdes::SimTime exposed_communication = 0;  // compute idle, waiting for a collective
+  pdes::SimTime exposed_communication = 0;  // compute idle, waiting for a collective or a context-ring transfer
   pdes::SimTime pipeline_bubble = 0;        // compute idle, waiting for a pipeline transfer
   pdes::SimTime idle = 0;                   // compute idle for no program reason (e.g. at the start)
   [[nodiscard]] pdes::SimTime compute() const noexcept { return forward + backward + recompute + optimizer + other_compute; }
@@ -72,6 +74,7 @@ struct DeviceStats {
   TimeBreakdown breakdown;
   std::vector<pdes::SimTime> iteration_end;  // when this device finished each iteration
   std::uint64_t pipeline_bytes = 0;          // sent to pipeline neighbours
+  std::uint64_t context_bytes = 0;           // sent to context-ring neighbours (ring attention)
 };
 
 // Shared by the executors of one rank: collective statistics by [group kind][collective kind]. Integer
@@ -122,17 +125,19 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   bool compute_busy_ = false;
   pdes::SimTime compute_started_ = 0;
   pdes::SimTime compute_idle_since_ = 0;
-  OpKind blocker_ = OpKind::compute;          // kind of the op whose completion is being handled
-  OpIndex blocker_op_ = kNoOp;                // and that op
+  // What a wait for the op whose completion is being handled counts as (idle: it was a compute op), and
+  // that op.
+  WaitCause blocker_ = WaitCause::idle;
+  OpIndex blocker_op_ = kNoOp;
   // A communication op in flight: when it started and what it had waited for (the blocker then), so a
   // compute op waiting on it can split its wait into the op's own time and what the op waited for.
   struct InFlight {
     pdes::SimTime start = 0;
-    OpKind cause = OpKind::compute;
+    WaitCause cause = WaitCause::idle;
   };
   std::unordered_map<OpIndex, InFlight> in_flight_;
   InFlight blocker_origin_;                   // InFlight of the blocker, when it was a communication op
-  void charge_wait(pdes::SimTime from, pdes::SimTime to, OpKind cause, OpIndex blocker);
+  void charge_wait(pdes::SimTime from, pdes::SimTime to, WaitCause cause, OpIndex blocker);
   // The compute units, idle since compute_idle_since_, are busy again (or the iteration ends) at `now`,
   // after the blocker finished: charge the wait (and report it to the span recorder).
   void charge_idle_until(pdes::SimTime now);

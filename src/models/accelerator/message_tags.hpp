@@ -2,10 +2,12 @@
 // How a device's behaviours share the 44-bit message tag space (models/network/message.hpp), so that a
 // delivery can be routed to the part of the device that expects it:
 //
-//   bits 43..40  class: 0 traffic and tests, 1 collective, 2 pipeline send/recv
+//   bits 43..40  class: 0 traffic and tests, 1 collective, 2 point-to-point send/recv (pipeline transfers
+//                and the context-parallel ring)
 //   collective:  bits 39..20 the call's key (identical on every member of the call),
 //                bits 19..0  the message's index within the call (the algorithm numbers them)
-//   pipeline:    bits 39..0  the transfer's match id (identical on sender and receiver)
+//   pipeline:    bits 39..0  the transfer's match id (identical on sender and receiver; pipeline and
+//                context-ring transfers use disjoint ids)
 #include <cstdint>
 
 namespace rackscale::models::accelerator {

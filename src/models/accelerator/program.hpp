@@ -22,8 +22,8 @@ using OpIndex = std::uint32_t;
 enum class OpKind : std::uint8_t {
   compute,     // kernels on the device
   collective,  // a collective over a group of devices
-  send,        // point-to-point send to a pipeline neighbour
-  recv,        // point-to-point receive from a pipeline neighbour
+  send,        // point-to-point send to a pipeline or context-ring neighbour
+  recv,        // point-to-point receive from a pipeline or context-ring neighbour
 };
 
 // What the time of a compute op counts as (the time breakdown of a run).
@@ -55,8 +55,14 @@ enum class GroupKind : std::uint8_t {
   world,         // every device of the job
 };
 
-// A pipeline neighbour for send / recv.
-enum class Peer : std::uint8_t { next_stage, previous_stage };
+// The neighbour of a send / recv: the next or previous pipeline stage (activations and gradients), or
+// the next or previous device of the context-parallel ring (ring attention's key/value blocks).
+enum class Peer : std::uint8_t { next_stage, previous_stage, next_context, previous_context };
+
+// A pipeline transfer (waiting for one is pipeline bubble), not a context-ring one (exposed communication).
+[[nodiscard]] constexpr bool is_pipeline_peer(Peer peer) noexcept {
+  return peer == Peer::next_stage || peer == Peer::previous_stage;
+}
 
 // Collective algorithm; `automatic` lets the collectives model choose as NCCL would.
 enum class Algorithm : std::uint8_t { automatic, ring, tree, halving_doubling, hierarchical, nvls };

@@ -61,9 +61,9 @@ std::uint64_t whole(double bytes) { return static_cast<std::uint64_t>(std::ceil(
 // Activations of one (chunk, micro-batch) of model chunk `chunk`.
 std::uint64_t chunk_activation_bytes(const TrainingLayout& l, std::uint32_t chunk) {
   const Recompute policy = l.parallel().recompute;
-  const std::uint32_t first = chunk * l.layers_per_chunk();
+  const std::uint32_t first = l.chunk_first_layer(chunk);
   std::uint64_t bytes = 0;
-  for (std::uint32_t layer = first; layer < first + l.layers_per_chunk(); ++layer)
+  for (std::uint32_t layer = first; layer < first + l.chunk_layers(chunk); ++layer)
     bytes += layer_activation_bytes(l, layer, policy);
   const double h = l.model().hidden;
   const double tokens = static_cast<double>(l.micro_batch_tokens());
@@ -120,8 +120,8 @@ MemoryBreakdown stage_memory(const TrainingLayout& l, std::uint32_t stage) {
   std::uint64_t largest_unit = 0;
   for (std::uint32_t c = 0; c < l.virtual_stages(); ++c) {
     const std::uint32_t chunk = l.model_chunk(stage, c);
-    const std::uint32_t first = chunk * l.layers_per_chunk();
-    for (std::uint32_t layer = first; layer < first + l.layers_per_chunk(); ++layer)
+    const std::uint32_t first = l.chunk_first_layer(chunk);
+    for (std::uint32_t layer = first; layer < first + l.chunk_layers(chunk); ++layer)
       largest_unit = std::max(largest_unit, workload::local_layer_parameters(l, layer).total());
     if (chunk == 0) largest_unit = std::max(largest_unit, workload::local_embedding_parameters(l));
     if (chunk + 1 == l.model_chunks()) largest_unit = std::max(largest_unit, workload::local_output_parameters(l));
@@ -137,8 +137,9 @@ MemoryBreakdown stage_memory(const TrainingLayout& l, std::uint32_t stage) {
   in_flight_peak(l, stage, out);
   std::uint64_t largest_layer = 0;
   for (std::uint32_t c = 0; c < l.virtual_stages(); ++c) {
-    const std::uint32_t first = l.model_chunk(stage, c) * l.layers_per_chunk();
-    for (std::uint32_t layer = first; layer < first + l.layers_per_chunk(); ++layer)
+    const std::uint32_t chunk = l.model_chunk(stage, c);
+    const std::uint32_t first = l.chunk_first_layer(chunk);
+    for (std::uint32_t layer = first; layer < first + l.chunk_layers(chunk); ++layer)
       largest_layer = std::max(largest_layer, layer_activation_bytes(l, layer, Recompute::none));
   }
   out.layer_activations = largest_layer;

@@ -28,7 +28,9 @@
 // formula, the documented reference; choose `selective` to model flash attention's memory.
 // A stage holds as many (chunk, micro-batch) activations as its schedule has forwards whose backward
 // has not run, at the worst moment: min(P - s, m) chunks for 1F1B, (1 + (P - 1)/(P V)) x P chunks on
-// the first stage of the interleaved schedule (both found by walking pipeline_schedule()).
+// the first stage of the interleaved schedule (both found by walking pipeline_schedule()). Each holds
+// the activations of its own chunk's layers (uneven stages: TrainingLayout::chunk_layers), and the peak
+// is that of the bytes, not of the count.
 // Embedding: its dropout mask, N h (/ T with SP) bytes per in-flight chunk 0. Output layer: the final
 // norm's and the logits GEMM's inputs 4 N h (/ T with SP) and fp32 logits 4 N V / T per in-flight last
 // chunk (Korthikanti et al.'s 4 s b h / t (1 + v / h)).

@@ -65,8 +65,9 @@ class LayerCosts {
   [[nodiscard]] std::uint64_t activation_bytes() const noexcept { return n_ * h_ * 2; }
   // Pipeline send/recv: N_sp h 2 (the sequence-sharded tensor with SP).
   [[nodiscard]] std::uint64_t pipeline_bytes() const noexcept { return n_sp_ * h_ * 2; }
-  // CP: the gathered keys and values of whole sequences, b s 2 g_t d 2.
-  [[nodiscard]] std::uint64_t kv_gather_bytes() const noexcept { return b_ * s_ * 2 * g_t_ * d_ * 2; }
+  // CP ring attention: one device's keys and values (its s_q tokens), b s_q 2 g_t d 2; its gradient
+  // (dK, dV) is as large.
+  [[nodiscard]] std::uint64_t kv_block_bytes() const noexcept { return b_ * s_q_ * 2 * g_t_ * d_ * 2; }
   // EP all-to-all: what each member sends, N_sp top_k capacity h 2.
   [[nodiscard]] std::uint64_t dispatch_bytes() const noexcept;
   // TP all-gather / reduce-scatter of the dispatched tokens: N top_k capacity h 2.

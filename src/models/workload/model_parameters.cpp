@@ -75,8 +75,8 @@ ParameterCount local_stage_parameters(const TrainingLayout& l, std::uint32_t sta
   ParameterCount p;
   for (std::uint32_t c = 0; c < l.virtual_stages(); ++c) {
     const std::uint32_t chunk = l.model_chunk(stage, c);
-    const std::uint32_t first = chunk * l.layers_per_chunk();
-    for (std::uint32_t layer = first; layer < first + l.layers_per_chunk(); ++layer)
+    const std::uint32_t first = l.chunk_first_layer(chunk);
+    for (std::uint32_t layer = first; layer < first + l.chunk_layers(chunk); ++layer)
       p += local_layer_parameters(l, layer);
     if (chunk == 0) p.dense += local_embedding_parameters(l);
     if (chunk + 1 == l.model_chunks()) p.dense += local_output_parameters(l);

@@ -1,5 +1,6 @@
 #include "models/workload/training_layout.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -107,9 +108,7 @@ TrainingLayout::TrainingLayout(const TrainingSpec& spec, std::uint64_t devices) 
   // Pipeline.
   if (p.virtual_stages > 1 && p.pipeline == 1)
     reject("parallel.virtual_stages", "interleaving needs pipeline > 1");
-  if (m.layers % (std::uint64_t{p.pipeline} * p.virtual_stages) != 0)
-    reject("model.layers", fmt::format("{} layers are not divisible by pipeline {} x virtual_stages {} = {}", m.layers,
-                                       p.pipeline, p.virtual_stages, std::uint64_t{p.pipeline} * p.virtual_stages));
+  split_layers();
 
   // Batch.
   const std::uint64_t per_step = p.micro_batch * p.data;
@@ -135,6 +134,94 @@ TrainingLayout::TrainingLayout(const TrainingSpec& spec, std::uint64_t devices) 
   if (m.experts > 0 && m.dense_layers < m.layers && p.tensor > 1 && !p.sequence_parallel)
     reject("parallel.sequence_parallel",
            "mixture-of-experts layers with tensor > 1 need sequence parallelism (as in Megatron-LM)");
+}
+
+void TrainingLayout::split_layers() {
+  const ParallelSpec& p = spec_.parallel;
+  const std::uint32_t layers = spec_.model.layers;
+  const std::uint32_t P = p.pipeline;
+  const std::uint32_t V = p.virtual_stages;
+  const std::uint64_t K = std::uint64_t{P} * V;
+  const bool given_first = p.first_stage_layers.has_value();
+  const bool given_last = p.last_stage_layers.has_value();
+  std::vector<std::uint32_t> counts(K, 0);
+  std::string key;  // the key that set the split, for the empty-chunk error below
+
+  if (!p.chunk_layers.empty()) {
+    key = "parallel.chunk_layers";
+    if (given_first || given_last)
+      reject(key, fmt::format("give either chunk_layers or {}, not both",
+                              given_first ? "first_stage_layers" : "last_stage_layers"));
+    if (p.chunk_layers.size() != K)
+      reject(key, fmt::format("expected pipeline {} x virtual_stages {} = {} entries (one per model chunk), found {}",
+                              P, V, K, p.chunk_layers.size()));
+    std::uint64_t sum = 0;
+    for (const std::uint32_t n : p.chunk_layers) sum += n;
+    if (sum != layers)
+      reject(key, fmt::format("expected entries summing to the model's {} layers, found {}", layers, sum));
+    counts = p.chunk_layers;
+  } else if (given_first || given_last) {
+    key = given_first ? "parallel.first_stage_layers" : "parallel.last_stage_layers";
+    if (P == 1) reject(key, "uneven pipeline stages need pipeline > 1");
+    const std::uint32_t first = p.first_stage_layers.value_or(0);
+    const std::uint32_t last = p.last_stage_layers.value_or(0);
+    const std::uint64_t fixed = std::uint64_t{first} + last;
+    if (fixed > layers)
+      reject(key, given_first && given_last
+                      ? fmt::format("first_stage_layers {} + last_stage_layers {} = {} exceed the model's {} layers",
+                                    first, last, fixed, layers)
+                      : fmt::format("{} exceeds the model's {} layers", given_first ? first : last, layers));
+    const std::uint32_t others = P - (given_first ? 1 : 0) - (given_last ? 1 : 0);
+    const std::uint64_t rest = layers - fixed;
+    if (others == 0 && rest != 0)
+      reject(key, fmt::format("first_stage_layers {} + last_stage_layers {} = {}, expected the model's {} layers "
+                              "(pipeline 2 has no other stages)",
+                              first, last, fixed, layers));
+    if (others > 0 && rest % (std::uint64_t{others} * V) != 0)
+      reject(key, fmt::format("the {} other stage{} x virtual_stages {} = {} model chunks share the remaining layers "
+                              "evenly: expected a multiple of {}, found {} of the {}",
+                              others, others == 1 ? "" : "s", V, std::uint64_t{others} * V,
+                              std::uint64_t{others} * V, rest, layers));
+    const std::uint64_t per_chunk = others > 0 ? rest / (std::uint64_t{others} * V) : 0;
+    for (std::uint32_t s = 0; s < P; ++s) {
+      const bool is_first = s == 0 && given_first;
+      const bool is_last = s + 1 == P && given_last;
+      if (!is_first && !is_last) {
+        for (std::uint32_t c = 0; c < V; ++c) counts[std::uint64_t{c} * P + s] = static_cast<std::uint32_t>(per_chunk);
+        continue;
+      }
+      // As even as possible; the shortfall goes to the chunks nearest the embedding (first stage: its
+      // earliest chunks) or the output layer (last stage: its latest).
+      const std::uint32_t total = is_first ? first : last;
+      const std::uint32_t base = total / V, extra = total % V;
+      for (std::uint32_t c = 0; c < V; ++c) {
+        const bool gets_extra = is_first ? c >= V - extra : c < extra;
+        counts[std::uint64_t{c} * P + s] = base + (gets_extra ? 1 : 0);
+      }
+    }
+  } else {
+    if (layers % K != 0)
+      reject("model.layers", fmt::format("{} layers are not divisible by pipeline {} x virtual_stages {} = {} (for "
+                                         "uneven stages set parallel.first_stage_layers, last_stage_layers or "
+                                         "chunk_layers)",
+                                         layers, P, V, K));
+    counts.assign(K, static_cast<std::uint32_t>(layers / K));
+  }
+
+  for (std::uint64_t k = 1; k + 1 < K; ++k)
+    if (counts[k] == 0)
+      reject(key, fmt::format("leaves model chunk {} (stage {}, virtual stage {}) with no layers; only the first "
+                              "chunk (with the embedding) and the last (with the output layer) may have none",
+                              k, k % P, k / P));
+  chunk_first_.assign(K + 1, 0);
+  for (std::uint64_t k = 0; k < K; ++k) chunk_first_[k + 1] = chunk_first_[k] + counts[k];
+  even_stages_ = std::all_of(counts.begin(), counts.end(), [&](std::uint32_t n) { return n == counts.front(); });
+}
+
+std::uint32_t TrainingLayout::stage_layers(std::uint32_t stage) const {
+  std::uint32_t n = 0;
+  for (std::uint32_t c = 0; c < virtual_stages(); ++c) n += chunk_layers(model_chunk(stage, c));
+  return n;
 }
 
 std::uint32_t TrainingLayout::group_size(GroupKind kind) const noexcept {
@@ -236,6 +323,12 @@ std::uint32_t TrainingLayout::rank_in_group(std::uint32_t device, GroupKind kind
 
 std::optional<std::uint32_t> TrainingLayout::peer(std::uint32_t device, Peer which) const {
   const Coordinates c = coordinates(device);
+  if (which == Peer::next_context || which == Peer::previous_context) {
+    const std::uint32_t n = context();
+    if (n == 1) return std::nullopt;
+    const std::uint32_t cp = which == Peer::next_context ? (c.context + 1) % n : (c.context + n - 1) % n;
+    return device_at(c.tensor, cp, c.data, c.pipeline);
+  }
   const std::uint32_t p = pipeline();
   if (p == 1) return std::nullopt;
   const bool interleaved = virtual_stages() > 1;

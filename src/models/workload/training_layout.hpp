@@ -24,9 +24,26 @@
 //   world        every device, by index.
 //
 // Pipeline model chunks: with V virtual stages per device (interleaved 1F1B), model chunk
-// k = c x P + s (c = 0..V-1 the device's virtual stage, s its pipeline stage) holds layers
-// [k x L/(P V), (k+1) x L/(P V)). The next chunk is on stage s + 1, or for s = P - 1 on stage 0: the
-// next-stage peer of the last stage is stage 0 (and only exists with V > 1).
+// k = c x P + s (c = 0..V-1 the device's virtual stage, s its pipeline stage) holds the next n_k layers
+// after those of chunks 0..k-1 (Megatron-LM's order: layers run through chunk 0 of every stage, then
+// chunk 1 of every stage, ...). The embedding is on chunk 0, the output layer on chunk K - 1 (K = P V).
+// The next chunk is on stage s + 1, or for s = P - 1 on stage 0: the next-stage peer of the last stage
+// is stage 0 (and only exists with V > 1).
+//
+// Layers per chunk, n_k:
+//   even (default)        L / K each; L must divide by K.
+//   first_stage_layers F, last_stage_layers Z (either or both, P > 1): the first (last) pipeline stage
+//                         holds F (Z) layers, every other stage (L - F - Z) / P' with P' the stages
+//                         left, which must divide evenly over their P' V chunks. A stage's layers spread
+//                         over its V chunks as evenly as possible; when they do not divide, the first
+//                         stage's earliest chunks and the last stage's latest chunks take one layer
+//                         fewer, so the chunk with the embedding (chunk 0) and the one with the output
+//                         layer (chunk K - 1) are the lightest: Llama 3 405B's 126 layers on 16 stages x 4
+//                         are F = Z = 7: chunk 0 and chunk 63 hold 1 layer, the other 62 chunks 2.
+//                         (Megatron core requires F and Z to divide by V; where they do, this is its split.)
+//   chunk_layers [n_0, ..., n_{K-1}]: as given; they must sum to L.
+// Only chunk 0 and chunk K - 1 may hold no layers (a stage of just the embedding or the output layer);
+// an empty chunk in between would only pass activations on.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -76,7 +93,8 @@ class TrainingLayout {
   [[nodiscard]] std::vector<std::uint32_t> group(std::uint32_t device, accelerator::GroupKind kind) const;
   [[nodiscard]] std::uint32_t rank_in_group(std::uint32_t device, accelerator::GroupKind kind) const;
   // The device that holds the next (previous) model chunk's stage; none for the last (first) stage
-  // without interleaving, and with a single stage.
+  // without interleaving, and with a single stage. Context peers: the next (previous) device of the CP
+  // group, cyclically (the ring of ring attention); none with context 1.
   [[nodiscard]] std::optional<std::uint32_t> peer(std::uint32_t device, accelerator::Peer which) const;
 
   // Programs are shared by the devices of one pipeline stage: role = stage.
@@ -85,9 +103,17 @@ class TrainingLayout {
   // Devices that run each role's program.
   [[nodiscard]] std::uint32_t devices_per_role() const noexcept { return devices_ / pipeline(); }
 
-  // Model chunks: P x V of them, L / (P V) layers each.
+  // Model chunks: P x V of them; chunk k holds layers [chunk_first_layer(k), chunk_first_layer(k) +
+  // chunk_layers(k)).
   [[nodiscard]] std::uint32_t model_chunks() const noexcept { return pipeline() * virtual_stages(); }
-  [[nodiscard]] std::uint32_t layers_per_chunk() const noexcept { return spec_.model.layers / model_chunks(); }
+  [[nodiscard]] std::uint32_t chunk_first_layer(std::uint32_t chunk) const { return chunk_first_.at(chunk); }
+  [[nodiscard]] std::uint32_t chunk_layers(std::uint32_t chunk) const {
+    return chunk_first_.at(chunk + 1) - chunk_first_.at(chunk);
+  }
+  // Layers of `stage` over all its virtual stages.
+  [[nodiscard]] std::uint32_t stage_layers(std::uint32_t stage) const;
+  // Every chunk holds L / (P V) layers.
+  [[nodiscard]] bool even_stages() const noexcept { return even_stages_; }
   [[nodiscard]] std::uint32_t model_chunk(std::uint32_t stage, std::uint32_t virtual_stage) const noexcept {
     return virtual_stage * pipeline() + stage;
   }
@@ -106,9 +132,14 @@ class TrainingLayout {
   }
 
  private:
+  // Fills chunk_first_ from the spec (the split above), or throws naming the key at fault.
+  void split_layers();
+
   TrainingSpec spec_;
   std::uint32_t devices_ = 0;
   std::uint64_t micro_batches_ = 0;
+  std::vector<std::uint32_t> chunk_first_;  // K + 1 entries: chunk k's first layer; the last is L
+  bool even_stages_ = true;
 };
 
 }  // namespace rackscale::models::workload

@@ -25,6 +25,17 @@ using accelerator::Peer;
 using accelerator::Phase;
 using accelerator::Program;
 
+// Match ids of one iteration's pipeline transfers: 2 per micro-batch and model chunk.
+std::uint64_t pipeline_matches(const TrainingLayout& l) { return 2 * l.micro_batches() * l.model_chunks(); }
+
+// Ring attention's, after them: C + 1 message slots per ring (forward, recomputation, backward), layer and
+// micro-batch.
+constexpr std::uint64_t kRings = 3;
+std::uint64_t ring_matches(const TrainingLayout& l) {
+  if (l.context() == 1) return 0;
+  return l.micro_batches() * l.model().layers * kRings * (std::uint64_t{l.context()} + 1);
+}
+
 // Builds one stage's program, op by op in the order the stage issues them.
 class StageBuilder {
  public:
@@ -135,6 +146,90 @@ class StageBuilder {
     return 2 * (std::uint64_t{mb_} * l_.model_chunks() + chunk) + (gradient ? 1 : 0);
   }
 
+  // --- ring attention (context parallelism) --------------------------------------------------------
+
+  enum class Ring : std::uint32_t { forward = 0, recompute = 1, backward = 2 };
+
+  // The match id of message `step` of this layer and micro-batch's `ring`.
+  [[nodiscard]] std::uint64_t ring_match(Ring ring, std::uint32_t step) const {
+    const std::uint64_t slot =
+        (std::uint64_t{mb_} * l_.model().layers + layer_) * kRings + static_cast<std::uint32_t>(ring);
+    return pipeline_matches(l_) + slot * (std::uint64_t{l_.context()} + 1) + step;
+  }
+
+  // One message round the CP ring: the send to the next rank after `deps`, and the matching receive from
+  // the previous rank (every rank runs the same step at once). Returns the receive.
+  OpIndex ring_transfer(std::uint64_t bytes, std::uint64_t id, Phase phase, std::string_view send_label,
+                        std::string_view recv_label, const std::vector<OpIndex>& deps) {
+    Op op;
+    op.kind = OpKind::send;
+    op.stream = kContextSendStream;
+    op.phase = phase;
+    op.peer = Peer::next_context;
+    op.bytes = bytes;
+    op.match = static_cast<std::uint32_t>(id);
+    op.layer = layer_;
+    op.micro_batch = mb_;
+    op.label = send_label;
+    program_.add(op, deps);
+    op.kind = OpKind::recv;
+    op.stream = kContextRecvStream;
+    op.peer = Peer::previous_context;
+    op.label = recv_label;
+    return program_.add(op);
+  }
+
+  // Ring attention's forward (phase forward or recompute), after the op that produced this device's keys
+  // and values (the last compute op). Leaves the last step as the last compute op.
+  void ring_attention_forward(Phase phase) {
+    const std::uint32_t C = l_.context();
+    const Ring ring = phase == Phase::recompute ? Ring::recompute : Ring::forward;
+    const std::vector<OpIndex> own_block = after_last_compute();
+    std::optional<OpIndex> in_hand;  // the receive that brought the block of this step (none: own block)
+    for (std::uint32_t j = 0; j < C; ++j) {
+      std::optional<OpIndex> next;
+      if (j + 1 < C)
+        next = ring_transfer(c_.kv_block_bytes(), ring_match(ring, j), phase, "cp send kv", "cp recv kv",
+                             in_hand ? std::vector<OpIndex>{*in_hand} : own_block);
+      if (in_hand) pending_.push_back(*in_hand);
+      compute(c_.attention(c_.query_tokens()), phase, "attention");
+      in_hand = next;
+    }
+  }
+
+  // Ring attention's backward, after the op before it (the projection's backward or the recomputed
+  // attention). Leaves the returning gradient of this device's block in pending_ for the QKV backward.
+  void ring_attention_backward() {
+    constexpr Phase B = Phase::backward;
+    const std::uint32_t C = l_.context();
+    const std::uint64_t block = c_.kv_block_bytes();
+    std::vector<OpIndex> deps = after_last_compute();
+    std::optional<OpIndex> last_recv;
+    for (std::uint32_t j = 0; j <= C; ++j) {
+      // Message j: the block in hand (j = 0 .. C - 2) and the gradient partial of step j - 1's block
+      // (j = 2 .. C: step 0's block is this device's own, and its contribution stays home).
+      const bool kv = j + 2 <= C;
+      const bool dkv = j >= 2;
+      std::optional<OpIndex> arrived;
+      if (kv || dkv) {
+        const std::string_view send = kv && dkv ? "cp send kv, dkv" : kv ? "cp send kv" : "cp send dkv";
+        const std::string_view recv = kv && dkv ? "cp recv kv, dkv" : kv ? "cp recv kv" : "cp recv dkv";
+        arrived = ring_transfer((kv ? block : 0) + (dkv ? block : 0), ring_match(Ring::backward, j), B, send, recv,
+                                deps);
+      }
+      if (j < C) {
+        if (last_recv) pending_.push_back(*last_recv);  // the block of this step
+        const OpIndex step = compute(LayerCosts::backward(c_.attention(c_.query_tokens())), B, "attention");
+        deps = {step};
+      }
+      if (arrived) {
+        last_recv = arrived;
+        deps.push_back(*arrived);
+      }
+    }
+    pending_.push_back(*last_recv);  // the returning gradient of this device's block
+  }
+
   // --- units: embedding, layers, output layer ----------------------------------------------------
 
   struct Unit {
@@ -146,8 +241,8 @@ class StageBuilder {
   std::vector<Unit> units_of(std::uint32_t chunk) const {
     std::vector<Unit> units;
     if (chunk == 0) units.push_back({Unit::Kind::embedding, kNoLayer});
-    const std::uint32_t first = chunk * l_.layers_per_chunk();
-    for (std::uint32_t i = first; i < first + l_.layers_per_chunk(); ++i) units.push_back({Unit::Kind::layer, i});
+    const std::uint32_t first = l_.chunk_first_layer(chunk);
+    for (std::uint32_t i = first; i < first + l_.chunk_layers(chunk); ++i) units.push_back({Unit::Kind::layer, i});
     if (chunk + 1 == l_.model_chunks()) units.push_back({Unit::Kind::output, kNoLayer});
     return units;
   }
@@ -243,16 +338,11 @@ class StageBuilder {
     // Attention block.
     compute(c_.norm(), phase, "norm");
     if (sp_) tensor(CollectiveKind::all_gather, phase, "tp all-gather");
-    const OpIndex qkv = compute(c_.qkv(), phase, "qkv");
-    if (l_.context() > 1) {
-      const OpIndex kv = communicate(CollectiveKind::all_gather, GroupKind::context, c_.kv_gather_bytes(),
-                                     kContextStream, phase, "cp kv all-gather", {qkv});
-      compute(c_.attention(c_.query_tokens()), phase, "attention (local)");
-      pending_.push_back(kv);
-      compute(c_.attention(c_.sequence() - c_.query_tokens()), phase, "attention (remote)");
-    } else {
+    compute(c_.qkv(), phase, "qkv");
+    if (l_.context() > 1)
+      ring_attention_forward(phase);
+    else
       compute(c_.attention(c_.sequence()), phase, "attention");
-    }
     compute(c_.projection(), phase, "projection");
     tensor_reduce(phase);
     // MLP block.
@@ -302,11 +392,6 @@ class StageBuilder {
       unit_forward(u, Phase::recompute);
       pending_.clear();  // the recomputed layer output itself is not needed, only its internals
     }
-    std::optional<OpIndex> kv;
-    if (l_.context() > 1)
-      kv = communicate(CollectiveKind::all_gather, GroupKind::context, c_.kv_gather_bytes(), kContextStream, B,
-                       "cp kv all-gather", after_last_compute());
-
     // MLP block.
     if (!l_.is_moe_layer(u.layer)) {
       std::optional<OpIndex> input;
@@ -336,15 +421,13 @@ class StageBuilder {
       input = regather_input();
     }
     compute(back(c_.projection()), B, "projection");
-    if (recompute_ == Recompute::selective) {
-      if (kv) pending_.push_back(*kv);
-      compute(c_.attention(c_.sequence()), Phase::recompute, "attention");
+    if (l_.context() > 1) {
+      if (recompute_ == Recompute::selective) ring_attention_forward(Phase::recompute);
+      ring_attention_backward();
+    } else {
+      if (recompute_ == Recompute::selective) compute(c_.attention(c_.sequence()), Phase::recompute, "attention");
+      compute(back(c_.attention(c_.sequence())), B, "attention");
     }
-    if (kv) pending_.push_back(*kv);
-    compute(back(c_.attention(c_.sequence())), B, "attention");
-    if (l_.context() > 1)
-      on_path(CollectiveKind::reduce_scatter, GroupKind::context, c_.kv_gather_bytes(), kContextStream, B,
-              "cp kv-gradient reduce-scatter");
     if (input) pending_.push_back(*input);
     compute(back(c_.qkv()), B, "qkv");
     tensor_reduce(B);
@@ -451,9 +534,12 @@ TrainingPlan build_training_plan(const TrainingSpec& spec, const network::Cluste
     throw std::invalid_argument(fmt::format(
         "workload.parallel.dtype: fp8 needs an accelerator with FP8 support; {} has no peak_fp8_flops",
         cluster.accelerator.name));
-  if (std::uint64_t{2} * l.micro_batches() * l.model_chunks() >= (std::uint64_t{1} << 32))
-    throw std::invalid_argument("workload.parallel.global_batch: too many micro-batches x model chunks for the "
-                                "32-bit pipeline match ids");
+  const std::uint64_t matches = pipeline_matches(l) + ring_matches(l);
+  if (matches >= (std::uint64_t{1} << 32))
+    throw std::invalid_argument(fmt::format("workload.parallel.global_batch: {} micro-batches need {} point-to-point "
+                                            "match ids per iteration (pipeline and ring attention), more than the "
+                                            "2^32 the ids hold",
+                                            l.micro_batches(), matches));
 
   const LayerCosts costs(l);
   plan.programs.reserve(l.roles());
@@ -469,12 +555,13 @@ TrainingPlan build_training_plan(const TrainingSpec& spec, const network::Cluste
   const double tokens = static_cast<double>(l.tokens_per_iteration());
   plan.model_flops = tokens * (6.0 * static_cast<double>(plan.active_parameters) +
                                12.0 * m.layers * static_cast<double>(m.hidden) * m.sequence);
-  plan.matches_per_iteration = 2 * l.micro_batches() * l.model_chunks();
+  plan.matches_per_iteration = matches;
   return plan;
 }
 
 const char* stream_name(std::uint8_t stream) {
-  static constexpr const char* kNames[kStreams] = {"compute", "tensor", "data", "send", "recv", "param gather", "context"};
+  static constexpr const char* kNames[kStreams] = {"compute", "tensor", "data",    "send",
+                                                   "recv",    "param gather", "cp send", "cp recv"};
   return stream < kStreams ? kNames[stream] : "stream";
 }
 

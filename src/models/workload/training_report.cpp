@@ -15,6 +15,16 @@ const char* group_name(accelerator::GroupKind group) {
   return "?";
 }
 
+const char* peer_name(accelerator::Peer peer) {
+  switch (peer) {
+    case accelerator::Peer::next_stage: return "next stage";
+    case accelerator::Peer::previous_stage: return "previous stage";
+    case accelerator::Peer::next_context: return "next context-ring";
+    case accelerator::Peer::previous_context: return "previous context-ring";
+  }
+  return "?";
+}
+
 const char* collective_name(accelerator::CollectiveKind kind) {
   switch (kind) {
     case accelerator::CollectiveKind::all_reduce: return "all_reduce";

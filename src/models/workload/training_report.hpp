@@ -69,5 +69,7 @@ struct TrainingReport {
 
 [[nodiscard]] const char* group_name(accelerator::GroupKind group);
 [[nodiscard]] const char* collective_name(accelerator::CollectiveKind kind);
+// "next stage", "previous stage", "next context-ring", "previous context-ring".
+[[nodiscard]] const char* peer_name(accelerator::Peer peer);
 
 }  // namespace rackscale::models::workload

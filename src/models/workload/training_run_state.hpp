@@ -26,6 +26,7 @@ struct DeviceRun {
   accelerator::TimeBreakdown breakdown;
   std::vector<pdes::SimTime> iteration_end;  // when it finished each iteration
   std::uint64_t pipeline_bytes = 0;          // sent to its pipeline neighbours
+  std::uint64_t context_bytes = 0;           // sent to its context-ring neighbour (ring attention)
 };
 
 struct TrainingRunState {

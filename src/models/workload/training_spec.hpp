@@ -3,7 +3,9 @@
 // src/io/config fills these from `workload: {type: training, model: ..., parallel: ...}`; the workload
 // generator (models/workload/training_plan.hpp) turns them into device programs.
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "models/accelerator/program.hpp"
 
@@ -48,6 +50,14 @@ struct ParallelSpec {
   std::uint32_t expert = 1;         // EP (MoE only); divides DP x CP
   bool sequence_parallel = false;   // SP: TP all-reduces become reduce-scatter + all-gather
   std::uint32_t virtual_stages = 1; // interleaved 1F1B when > 1 (stages per device)
+  // Uneven pipeline stages (Megatron-LM's --decoder-first/last-pipeline-num-layers; Llama 3 405B gives its
+  // first and last stages one layer fewer to balance the embedding and the output layer): transformer
+  // layers of the first / last pipeline stage, the other stages sharing the rest evenly. Or, for anything
+  // irregular, every model chunk's layers in model order (chunk k = c P + s), P x V entries. Unset and
+  // empty: L / (P V) layers per chunk. TrainingLayout states how a stage's layers spread over its chunks.
+  std::optional<std::uint32_t> first_stage_layers;
+  std::optional<std::uint32_t> last_stage_layers;
+  std::vector<std::uint32_t> chunk_layers;
   std::uint32_t zero_stage = 0;     // 0-3 (ZeRO-3 = FSDP)
   Recompute recompute = Recompute::none;
   std::uint64_t global_batch = 0;   // sequences per iteration
