@@ -120,8 +120,9 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
     const coll::CallPlan plan = coll::plan_call(scenario.cluster, call, {});
     point.channels = plan.channels;
     point.pieces = plan.pieces;
-    // NCCL's model covers its ring and tree; its all-to-all is grouped point-to-point, not modelled.
-    const bool nccl_algorithm = point.algorithm == Algorithm::ring || point.algorithm == Algorithm::tree;
+    // NCCL's model covers its ring, tree and NVLS; its all-to-all is grouped point-to-point, not modelled.
+    const bool nccl_algorithm =
+        point.algorithm == Algorithm::ring || point.algorithm == Algorithm::tree || point.algorithm == Algorithm::nvls;
     if (nccl_algorithm && bench.op != CollectiveKind::all_to_all)
       point.predicted_seconds = coll::predict(bench.op, point.algorithm, bytes, figures).seconds;
     if (point.time > 0) {

@@ -65,6 +65,7 @@ PresetEntry accelerator(const std::string& name, const std::string& directory) {
       number("vector_efficiency", a.vector_efficiency),
       number("memory_efficiency", a.memory_efficiency),
       duration("kernel_overhead", a.kernel_overhead),
+      field("nvlink_multicast", a.nvlink_multicast ? "true" : "false", "nvlink_multicast", a.nvlink_multicast),
   };
   return e;
 }
@@ -93,6 +94,8 @@ PresetEntry switch_preset(const std::string& name, const std::string& directory)
       count("radix", s.radix),
       field("port_bandwidth", format_bandwidth(s.port_bandwidth), "port_bandwidth_Bps", s.port_bandwidth),
       duration("latency", s.latency),
+      field("nvls_reduce_bandwidth", s.nvls_reduce_bandwidth > 0 ? format_bandwidth(s.nvls_reduce_bandwidth) : "none",
+            "nvls_reduce_bandwidth_Bps", s.nvls_reduce_bandwidth),
       power("active_power", s.active_watts),
       power("idle_power", s.idle_watts),
   };

@@ -24,6 +24,9 @@ struct AcceleratorSpec {
   double vector_efficiency = 0.10;      // non-matrix FLOPs (norms, softmax, activations) vs. the matrix peak
   double memory_efficiency = 0.85;      // fraction of HBM bandwidth a streaming kernel reaches
   pdes::SimTime kernel_overhead = 1'000'000;  // per kernel launch: 1 us
+  // NVLink multicast objects (multimem loads and stores through the NVSwitch): what NVLink SHARP
+  // collectives need on the GPU side. Hopper and later; NCCL enables its NVLS algorithm only then.
+  bool nvlink_multicast = false;
   std::string source;             // where the figures come from
 };
 
@@ -44,6 +47,9 @@ struct SwitchSpec {
   std::uint32_t radix = 0;        // ports
   double port_bandwidth = 0;      // per port per direction, bytes/s
   pdes::SimTime latency = 0;      // port-to-port forwarding latency
+  // NVLink SHARP (scale-up switches only): operand bytes per second the switch reduces per device port
+  // for multimem load-reduce; 0 when the switch has no in-switch reduction. docs/models.md, "NVLS".
+  double nvls_reduce_bandwidth = 0;
   double active_watts = 0;
   double idle_watts = 0;
   std::string source;

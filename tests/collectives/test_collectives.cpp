@@ -4,14 +4,16 @@
 // exactly (to the picosecond: every expected time below is built from the same per-message terms,
 // a + ceil(S * 1e12 / B) ps); chunk fidelity on a non-blocking fabric comes within a few percent of
 // them for large messages. Also: the binary trees, ring layouts, the NCCL cost model and its choices,
-// calls of 0 bytes or one member, messages that arrive before a member has started the call, and
-// results identical to a one-rank run.
+// calls of 0 bytes or one member, messages that arrive before a member has started the call, results
+// identical to a one-rank run, and NVLS (reduction and multicast in the NVSwitch): its closed forms, its
+// port loads, its selection and its refusal on hardware without it.
 #include <algorithm>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <boost/mpi/collectives/all_reduce.hpp>
@@ -21,6 +23,7 @@
 
 #include "../models/hand_topology.hpp"
 #include "app/collective_run.hpp"
+#include "app/scenario_errors.hpp"
 #include "io/config/scenario_loader.hpp"
 #include "models/collectives/binary_tree.hpp"
 #include "models/collectives/collective_bench_device.hpp"
@@ -501,18 +504,6 @@ TEST(Collectives, EmptyAndOneMemberCallsCompleteAtOnce) {
   EXPECT_EQ(alone.time(), 0u);
 }
 
-TEST(Collectives, NvlsIsRefusedWithAClearError) {
-  const auto call = call_of(CollectiveKind::all_reduce, Algorithm::nvls, 1 << 20, 4);
-  try {
-    (void)coll::plan_call(star_cluster(4), call, {});
-    FAIL() << "nvls accepted";
-  } catch (const std::invalid_argument& e) {
-    EXPECT_NE(std::string(e.what()).find("in-switch reduction"), std::string::npos) << e.what();
-  }
-  // And through a run: the engine stops with that message.
-  EXPECT_THROW((void)on_star(CollectiveKind::all_reduce, Algorithm::nvls, 1 << 20, 4), pdes::SimulationError);
-}
-
 // ---- NCCL's cost model ---------------------------------------------------------------------------------
 
 namespace {
@@ -643,5 +634,257 @@ TEST(ClosedForm, ChargesThePortsItsMessagesWouldLoad) {
     EXPECT_EQ(f.port_bytes, m.port_bytes);
     EXPECT_EQ(f.port_busy, m.port_busy);
     EXPECT_EQ(f.port_messages, m.port_messages);
+  }
+}
+
+// ---- NVLS: reduction and multicast in the NVSwitch ---------------------------------------------------
+
+namespace {
+constexpr SimTime kNvA = 500'000;  // device to device through the NVSwitch: 250 ns up, 250 ns down
+
+// `nodes` NVSwitch nodes of p GPUs with NVLink multicast, links of `link` bytes/s each way, a switch that
+// reduces `reduce` operand bytes/s per port; several nodes hang off one leaf switch.
+net::ClusterSpec nvls_cluster(std::uint32_t p, double link, double reduce, std::uint32_t nodes = 1) {
+  net::ClusterSpec c;
+  c.nodes = nodes;
+  c.devices_per_node = p;
+  c.nodes_per_rack = 1;
+  c.accelerator.name = "test-hopper";
+  c.accelerator.nvlink_multicast = true;
+  c.scale_up = {net::ScaleUpKind::nvswitch, p, link, 1.0, kNvA, {}};
+  c.scale_up.switch_spec.name = "test-nvswitch";
+  c.scale_up.switch_spec.nvls_reduce_bandwidth = reduce;
+  c.nics_per_node = 0;
+  if (nodes > 1) {
+    c.nics_per_node = p;
+    c.nic.bandwidth = 50e9;
+    c.nic.latency = 600'000;
+    c.scale_out.kind = net::ScaleOutKind::fat_tree;
+    c.scale_out.switch_spec.radix = 64;
+    c.scale_out.switch_spec.port_bandwidth = 50e9;
+    c.scale_out.switch_spec.latency = 300'000;
+    c.scale_out.cable_latency = 50'000;
+    c.scale_out.fat_tree.tiers = 2;
+  }
+  return c;
+}
+
+Outcome on_domain(const net::ClusterSpec& cluster, CollectiveKind kind, std::uint64_t bytes,
+                  const coll::CollectiveOptions& options = plain(), const net::NetworkSpec& spec = analytical()) {
+  const net::Topology t = net::build_topology(cluster, net::RoutingMode::spray);
+  return run(cluster, t, spec, call_of(kind, Algorithm::nvls, bytes, cluster.devices_per_node), options);
+}
+}  // namespace
+
+// One piece, one channel, analytical, all members starting together; slices of s = S/p bytes, u = s/B on
+// a link, w = s/X through a port's reduction engine, v = max(u, w):
+//   reduce-scatter  a + p v: every port's engine takes its member's p contributions in slice order, in
+//                   step with the others, so the sum of slice j leaves at (j + 1) v;
+//   all-gather      a + p u: every port serializes the p copies;
+//   all-reduce      (X >= B) a + max(2 p u, a + (p + 1) u): the last owner's sum leaves at p u, and each
+//                   port then serializes the p multicasts; without pieces the two directions of a port do
+//                   not overlap (docs/models.md, "NVLS", derives it).
+TEST(Nvls, AnalyticalTimesAreTheClosedForms) {
+  for (const std::uint32_t p : {2u, 4u, 8u}) {
+    const std::uint64_t S = 3 * 1024 * 1024 * std::uint64_t{p};
+    const SimTime u = ser(S / p, 450e9);
+    // A switch that reduces slower than the links: its engines set the pace.
+    const net::ClusterSpec slow = nvls_cluster(p, 450e9, 274e9);
+    const SimTime v = std::max(u, ser(S / p, 274e9));
+    ASSERT_GT(v, u);
+    const Outcome rs = on_domain(slow, CollectiveKind::reduce_scatter, S);
+    EXPECT_EQ(rs.algorithm, Algorithm::nvls);
+    EXPECT_EQ(rs.completed, p);
+    EXPECT_EQ(rs.time(), kNvA + p * v) << "p " << p;
+    const Outcome ag = on_domain(slow, CollectiveKind::all_gather, S);
+    EXPECT_EQ(ag.completed, p);
+    EXPECT_EQ(ag.time(), kNvA + p * u) << "p " << p;
+    // Faster than the links: the links set the pace.
+    const net::ClusterSpec fast = nvls_cluster(p, 450e9, 900e9);
+    EXPECT_EQ(on_domain(fast, CollectiveKind::reduce_scatter, S).time(), kNvA + p * u) << "p " << p;
+    const Outcome ar = on_domain(fast, CollectiveKind::all_reduce, S);
+    EXPECT_EQ(ar.algorithm, Algorithm::nvls);
+    EXPECT_EQ(ar.completed, p);
+    EXPECT_EQ(ar.time(), kNvA + std::max(2 * p * u, kNvA + (p + 1) * u)) << "p " << p;
+  }
+}
+
+// With the default pieces the two directions of every port work at once, and all-reduce comes close to
+// the bound the cost model uses, S / min(p B / (p + 1), X). On 8 H100s as the network carries them (450
+// GB/s x 0.82) with nvswitch-gen3's 274 GB/s the switch sets the pace (busbw 2 (p - 1)/p X = 479.5 GB/s)
+// and the ports have the slack to hide the pipeline's fill: within 2 %. With a switch twice as fast the
+// ports set it (p B / (p + 1) = 328 GB/s of algbw, against a ring's p B / (2 (p - 1)) = 211), and the fill
+// shows: a port's receiving side idles for the first of the P = 32 pieces, its sending side for the last,
+// within 2 / P. Chunk fidelity comes within 5 % of analytical.
+TEST(Nvls, PipelinedAllReduceReachesTheBoundOfPortsAndSwitch) {
+  const std::uint32_t p = 8;
+  const double B = 450e9 * 0.82;
+  for (const auto& [X, slack] : {std::pair{274e9, 0.02}, std::pair{548e9, 2.0 / 32}}) {
+    const net::ClusterSpec c = nvls_cluster(p, B, X);
+    const std::uint64_t S = 1ULL << 30;
+    const Outcome out = on_domain(c, CollectiveKind::all_reduce, S, {});
+    EXPECT_EQ(out.completed, p);
+    const double bound = static_cast<double>(S) / std::min(p * B / (p + 1), X) * 1e12;
+    EXPECT_GE(static_cast<double>(out.time()), bound) << "X " << X;
+    EXPECT_LE(static_cast<double>(out.time()), (1 + slack) * bound) << "X " << X;
+    const std::uint64_t medium = 256ULL << 20;
+    const Outcome fast = on_domain(c, CollectiveKind::all_reduce, medium, {});
+    const Outcome chunked = on_domain(c, CollectiveKind::all_reduce, medium, {}, chunks());
+    EXPECT_EQ(chunked.completed, p);
+    EXPECT_NEAR(static_cast<double>(chunked.time()), static_cast<double>(fast.time()),
+                0.05 * static_cast<double>(fast.time()))
+        << "X " << X;
+  }
+}
+
+// Per member r, with slice s_r (S over p, the first S mod p one byte larger), through its cable to the
+// switch: all-reduce S + s_r in (its contributions to every slice, its multicast) and s_r + S out (its
+// sum, every multicast); reduce-scatter S in, s_r out; all-gather s_r in, S out. Message counts with P
+// pieces per slice: p P + P, P + p P; p P, P; P, p P. The same bytes in chunk fidelity, and a closed-form
+// call charges every port exactly what the messages record.
+TEST(Nvls, PortBytesAreTheFormula) {
+  const std::uint32_t p = 8;
+  const net::ClusterSpec c = nvls_cluster(p, 369e9, 274e9);
+  const net::Topology t = net::build_topology(c, net::RoutingMode::spray);
+  const std::uint64_t S = (24ULL << 20) + 5;
+  const std::uint64_t P = 6;  // 3 MiB slices in 512 KiB pieces
+  for (const CollectiveKind kind : {CollectiveKind::all_reduce, CollectiveKind::reduce_scatter,
+                                    CollectiveKind::all_gather}) {
+    SCOPED_TRACE(std::string(rackscale::models::workload::collective_name(kind)));
+    const auto call = call_of(kind, Algorithm::nvls, S, p);
+    const Outcome a = run(c, t, analytical(), call, {});
+    const Outcome ch = run(c, t, chunks(), call, {});
+    EXPECT_EQ(a.completed, p);
+    EXPECT_EQ(ch.completed, p);
+    for (std::uint32_t r = 0; r < p; ++r) {
+      const std::uint64_t s = S / p + (r < S % p ? 1 : 0);
+      const net::NodeId node = t.devices[r];
+      const std::uint32_t into = t.port_id(node, 0);
+      const std::uint32_t out_of = t.port_id(t.port(node, 0).peer, t.port(node, 0).peer_port);
+      const std::uint64_t in_bytes = kind == CollectiveKind::all_reduce       ? S + s
+                                     : kind == CollectiveKind::reduce_scatter ? S
+                                                                              : s;
+      const std::uint64_t out_bytes = kind == CollectiveKind::all_reduce       ? s + S
+                                      : kind == CollectiveKind::reduce_scatter ? s
+                                                                               : S;
+      const std::uint64_t in_messages = kind == CollectiveKind::all_reduce       ? p * P + P
+                                        : kind == CollectiveKind::reduce_scatter ? p * P
+                                                                                 : P;
+      const std::uint64_t out_messages = kind == CollectiveKind::all_reduce       ? P + p * P
+                                         : kind == CollectiveKind::reduce_scatter ? P
+                                                                                  : p * P;
+      EXPECT_EQ(a.port_bytes[into], in_bytes) << "member " << r;
+      EXPECT_EQ(a.port_bytes[out_of], out_bytes) << "member " << r;
+      EXPECT_EQ(a.port_messages[into], in_messages) << "member " << r;
+      EXPECT_EQ(a.port_messages[out_of], out_messages) << "member " << r;
+      EXPECT_EQ(ch.port_bytes[into], in_bytes) << "member " << r;
+      EXPECT_EQ(ch.port_bytes[out_of], out_bytes) << "member " << r;
+    }
+    net::NetworkSpec closed = analytical();
+    closed.collectives = net::CollectiveModel::closed_form;
+    const Outcome f = run(c, t, closed, call, {});
+    EXPECT_EQ(f.completed, p);
+    EXPECT_EQ(f.algorithm, Algorithm::nvls);
+    EXPECT_EQ(f.port_bytes, a.port_bytes);
+    EXPECT_EQ(f.port_busy, a.port_busy);
+    EXPECT_EQ(f.port_messages, a.port_messages);
+  }
+}
+
+// NCCL's cost model with NVLS inside one domain of 8 H100s (450 GB/s x 0.82, nvswitch-gen3): all-reduce
+// by ring (LL, 15 us + S / 52.7 GB/s) up to 512 KiB, by NVLS (25 us + S / 274 GB/s) from 1 MiB, where the
+// two cross at 0.65 MB; all-gather by NVLS (25 us + S / 369 GB/s) from 4 to 16 MiB, between the ring's LL
+// and LL128; reduce-scatter never (NVLS moves S through each port against the ring's 7/8 S, and the
+// switch reduces at 274 GB/s). Not where it cannot run: across domains, without NVLink multicast, or
+// without a reducing switch.
+TEST(Nvls, ChosenInsideOneNvSwitchDomainAsNcclDoes) {
+  const net::ClusterSpec c = nvls_cluster(8, 450e9 * 0.82, 274e9);
+  const coll::FabricFigures f = coll::fabric_figures(c, coll::analyse_members(c, first(8)));
+  ASSERT_TRUE(f.nvls);
+  for (std::uint64_t s = 8; s <= (8ULL << 30); s *= 2) {
+    EXPECT_EQ(coll::select_algorithm(CollectiveKind::all_reduce, s, f).algorithm,
+              s >= (1u << 20) ? Algorithm::nvls : Algorithm::ring)
+        << s;
+    EXPECT_EQ(coll::select_algorithm(CollectiveKind::all_gather, s, f).algorithm,
+              s >= (4u << 20) && s <= (16u << 20) ? Algorithm::nvls : Algorithm::ring)
+        << s;
+    EXPECT_EQ(coll::select_algorithm(CollectiveKind::reduce_scatter, s, f).algorithm, Algorithm::ring) << s;
+  }
+  const double S = 1 << 30;
+  EXPECT_NEAR(coll::predict(CollectiveKind::all_reduce, Algorithm::nvls, 1ULL << 30, f).seconds, 25e-6 + S / 274e9,
+              1e-12);
+  // The engine records what it chose; broadcast has one algorithm.
+  EXPECT_EQ(coll::plan_call(c, call_of(CollectiveKind::all_reduce, Algorithm::automatic, 1 << 30, 8), {}).algorithm,
+            Algorithm::nvls);
+  EXPECT_EQ(coll::plan_call(c, call_of(CollectiveKind::broadcast, Algorithm::nvls, 1 << 20, 8), {}).algorithm,
+            Algorithm::ring);
+
+  const auto two_nodes = nvls_cluster(8, 450e9 * 0.82, 274e9, 2);
+  EXPECT_FALSE(coll::fabric_figures(two_nodes, coll::analyse_members(two_nodes, first(16))).nvls);
+  EXPECT_EQ(coll::plan_call(two_nodes, call_of(CollectiveKind::all_reduce, Algorithm::nvls, 1 << 30, 16), {}).algorithm,
+            Algorithm::ring);
+  auto ampere = c;
+  ampere.accelerator.nvlink_multicast = false;
+  EXPECT_FALSE(coll::fabric_figures(ampere, coll::analyse_members(ampere, first(8))).nvls);
+  EXPECT_EQ(coll::plan_call(ampere, call_of(CollectiveKind::all_reduce, Algorithm::automatic, 1 << 30, 8), {}).algorithm,
+            Algorithm::ring);
+  auto plain_switch = c;
+  plain_switch.scale_up.switch_spec.nvls_reduce_bandwidth = 0;
+  EXPECT_FALSE(coll::fabric_figures(plain_switch, coll::analyse_members(plain_switch, first(8))).nvls);
+}
+
+// A group inside one node of a two-node cluster, in chunk fidelity: the same times and port loads on any
+// number of ranks (the switch and its devices share a rack, so its reductions never cross ranks).
+TEST(Nvls, IdenticalOnAnyRankCount) {
+  const auto c = nvls_cluster(8, 369e9, 274e9, 2);
+  const net::Topology t = net::build_topology(c, net::RoutingMode::spray);
+  auto call = call_of(CollectiveKind::all_reduce, Algorithm::nvls, 64 << 20, 8);
+  for (std::uint32_t i = 0; i < 8; ++i) call.members[i] = 8 + i;  // the second node
+  const Outcome all = run(c, t, chunks(), call, {});
+  const Outcome mine = run(c, t, chunks(), call, {}, self());
+  EXPECT_EQ(all.completed, 8u);
+  EXPECT_EQ(all.algorithm, Algorithm::nvls);
+  EXPECT_EQ(all.start, mine.start);
+  EXPECT_EQ(all.end, mine.end);
+  EXPECT_EQ(all.port_bytes, mine.port_bytes);
+}
+
+// Asking for NVLS on hardware without it stops with what it needs and what the cluster has: no NVSwitch
+// (a mesh, or no scale-up fabric at all as in a torus or PCIe servers), a switch that does not reduce,
+// GPUs without NVLink multicast. From a config, the error is located at workload.algorithm.
+TEST(Nvls, RefusedOnHardwareWithoutIt) {
+  auto mesh = nvls_cluster(4, 450e9, 274e9);
+  mesh.scale_up.kind = net::ScaleUpKind::mesh;
+  auto plain_switch = nvls_cluster(4, 450e9, 274e9);
+  plain_switch.scale_up.switch_spec.nvls_reduce_bandwidth = 0;
+  auto ampere = nvls_cluster(4, 450e9, 274e9);
+  ampere.accelerator.name = "test-ampere";
+  ampere.accelerator.nvlink_multicast = false;
+  const std::pair<net::ClusterSpec, std::string> cases[] = {
+      {mesh, "expected cluster.scale_up.kind nvswitch, found mesh"},
+      {star_cluster(4), "expected cluster.scale_up.kind nvswitch, found none"},
+      {plain_switch, "expected cluster.scale_up.switch with nvls_reduce_bandwidth > 0, found switch 'test-nvswitch'"},
+      {ampere, "expected cluster.accelerator with nvlink_multicast: true, found 'test-ampere'"},
+  };
+  for (const auto& [cluster, expected] : cases) {
+    try {
+      (void)coll::plan_call(cluster, call_of(CollectiveKind::all_reduce, Algorithm::nvls, 1 << 20, 4), {});
+      ADD_FAILURE() << "nvls accepted; expected: " << expected;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << e.what();
+    }
+  }
+  // Through a run the engine stops with that message.
+  EXPECT_THROW((void)on_star(CollectiveKind::all_reduce, Algorithm::nvls, 1 << 20, 4), pdes::SimulationError);
+
+  const std::string file = std::string(RACKSCALE_COLLECTIVE_TEST_CONFIGS) + "/nvls-on-torus.yaml";
+  const auto scenario = rackscale::io::load_scenario(file, {});
+  try {
+    (void)rackscale::app::run_collective(world(), scenario, {});
+    ADD_FAILURE() << "nvls accepted on a torus";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_EQ(rackscale::app::locate_error(scenario, e.what()),
+              file + ":19:3: workload.algorithm: collective: algorithm nvls (NVLink SHARP) needs an NVSwitch "
+                     "scale-up domain: expected cluster.scale_up.kind nvswitch, found none");
   }
 }

@@ -60,6 +60,8 @@ const std::map<std::string, std::string>& expected_messages() {
       {"receiver_out_of_range.yaml",
        "11:67: workload.receiver: expected a device index below 16 (the cluster's devices), found 16"},
       {"duplicate_key.yaml", "5:3: cluster.nodes: duplicate key (first written on line 4)"},
+      {"nvlink_multicast_not_bool.yaml",
+       "5:59: cluster.accelerator.nvlink_multicast: expected one of true, false, found 'yes'"},
       {"yaml_syntax.yaml", "5:9: YAML syntax error: end of sequence flow not found"},
       {"tco_act_not_mapping.yaml",
        "14:10: tco.embodied.act: expected auto or a mapping {epa_kwh_per_cm2, gpa_g_per_cm2, mpa_g_per_cm2}, found "

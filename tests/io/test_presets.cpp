@@ -16,10 +16,10 @@ namespace {
 const std::vector<std::string> kAcceleratorKeys{
     "name", "peak_bf16_flops", "peak_fp8_flops", "memory",       "memory_bandwidth",
     "tdp",  "idle_power",      "process_nm",     "die_area_mm2", "matmul_efficiency", "matmul_half_dimension",
-    "vector_efficiency", "memory_efficiency", "kernel_overhead", "source"};
+    "vector_efficiency", "memory_efficiency", "kernel_overhead", "nvlink_multicast", "source"};
 const std::vector<std::string> kNicKeys{"name",         "bandwidth",  "latency", "efficiency",
                                         "active_power", "idle_power", "source"};
-const std::vector<std::string> kSwitchKeys{"name",         "radix",      "port_bandwidth", "latency",
+const std::vector<std::string> kSwitchKeys{"name",         "radix",      "port_bandwidth", "latency", "nvls_reduce_bandwidth",
                                            "active_power", "idle_power", "source"};
 
 void expect_complete(PresetKind kind, const std::vector<std::string>& keys) {
@@ -102,6 +102,15 @@ TEST(Presets, FiguresFromTheReference) {
   const auto sn5600 = load_switch_preset("spectrum4-sn5600", dir);
   EXPECT_EQ(sn5600.radix * sn5600.port_bandwidth * 8, 51.2e12);  // 51.2 Tb/s
   EXPECT_EQ(load_switch_preset("nvswitch-gen4-nvl72", dir).radix, 72u);
+
+  // NVLink SHARP: Hopper and later GPUs on NVSwitch; gen3's reduction rate calibrated to 480 GB/s of NVLS
+  // all-reduce bus bandwidth on 8 H100s (480 x 8 / 14 = 274 GB/s per GPU).
+  EXPECT_TRUE(load_accelerator_preset("h100-sxm5-80gb", dir).nvlink_multicast);
+  EXPECT_TRUE(load_accelerator_preset("h200-sxm-141gb", dir).nvlink_multicast);
+  EXPECT_FALSE(a100.nvlink_multicast);
+  EXPECT_FALSE(mi300x.nvlink_multicast);
+  EXPECT_EQ(load_switch_preset("nvswitch-gen3", dir).nvls_reduce_bandwidth, 274e9);
+  EXPECT_EQ(qm8700.nvls_reduce_bandwidth, 0.0);
 }
 
 TEST(Presets, UnknownNameListsTheAvailableOnes) {

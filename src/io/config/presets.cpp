@@ -144,7 +144,7 @@ models::AcceleratorSpec read_accelerator(const ConfigNode& node, const std::stri
   const MapReader r(node, path,
                     {"name", "peak_bf16_flops", "peak_fp8_flops", "memory", "memory_bandwidth", "tdp", "idle_power",
                      "process_nm", "die_area_mm2", "matmul_efficiency", "matmul_half_dimension", "vector_efficiency",
-                     "memory_efficiency", "kernel_overhead", "source"},
+                     "memory_efficiency", "kernel_overhead", "nvlink_multicast", "source"},
                     locations);
   models::AcceleratorSpec a;
   a.name = optional_string(r, "name", "custom");
@@ -166,6 +166,9 @@ models::AcceleratorSpec read_accelerator(const ConfigNode& node, const std::stri
   a.vector_efficiency = r.optional("vector_efficiency", a.vector_efficiency, fraction);
   a.memory_efficiency = r.optional("memory_efficiency", a.memory_efficiency, fraction);
   a.kernel_overhead = r.optional("kernel_overhead", a.kernel_overhead, read_duration);
+  a.nvlink_multicast = r.optional("nvlink_multicast", a.nvlink_multicast, [](const ConfigNode& n, const std::string& p) {
+    return read_enum<bool>(n, p, {{"true", true}, {"false", false}});
+  });
   a.source = optional_string(r, "source", "");
   return a;
 }
@@ -185,13 +188,19 @@ models::NicSpec read_nic(const ConfigNode& node, const std::string& path, KeyLoc
 }
 
 models::SwitchSpec read_switch(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
-  const MapReader r(node, path, {"name", "radix", "port_bandwidth", "latency", "active_power", "idle_power", "source"},
+  const MapReader r(node, path,
+                    {"name", "radix", "port_bandwidth", "latency", "nvls_reduce_bandwidth", "active_power", "idle_power",
+                     "source"},
                     locations);
   models::SwitchSpec s;
   s.name = optional_string(r, "name", "custom");
   s.radix = r.required("radix", read_count);
   s.port_bandwidth = r.required("port_bandwidth", read_bandwidth);
   s.latency = r.required("latency", read_duration);
+  // Absent or 0: no in-switch reduction.
+  s.nvls_reduce_bandwidth = r.optional("nvls_reduce_bandwidth", 0.0, [](const ConfigNode& n, const std::string& p) {
+    return n.is_scalar() && n.scalar == "0" ? 0.0 : read_bandwidth(n, p);
+  });
   s.active_watts = r.required("active_power", read_power);
   s.idle_watts = read_idle_power(r, "idle_power", s.active_watts, "active_power");
   s.source = optional_string(r, "source", "");

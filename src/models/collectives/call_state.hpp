@@ -20,17 +20,31 @@ class Outbox {
   // the flow, so ECMP spreads a call's channels over paths.
   virtual void send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint32_t channel,
                     std::uint32_t index) = 0;
+  // NVLink SHARP (network/switch_multimem.hpp), same `index` rules: a contribution to the in-switch
+  // reduction `index` whose sum goes to `owner_device` once `contributors` members have contributed; a
+  // multicast of `bytes` to every device of `group`.
+  virtual void reduce_in_switch(network::DeviceLp& device, std::uint32_t owner_device, std::uint32_t contributors,
+                                std::uint64_t bytes, std::uint32_t index) = 0;
+  virtual void multicast(network::DeviceLp& device, const network::MulticastGroup& group, std::uint64_t bytes,
+                         std::uint32_t index) = 0;
   // Calls the state's wake() at simulated time `at` (>= now).
   virtual void wake_at(network::DeviceLp& device, pdes::SimTime at) = 0;
 };
 
+// Where a call's messages go: to another device along the router's path, or over one scale-up cable
+// only, into the member's switch (NVLS reductions and multicasts) or out of it to the member (their
+// results).
+enum class Leg : std::uint8_t { to_device, into_switch, out_of_switch };
+
 // `count` messages of `bytes` each from this member to `dst_device` on `channel`: a summary of the
-// traffic a call state sends over the whole call (CallState::list_sends).
+// traffic a call state sends over the whole call (CallState::list_sends). NVLS legs (dst_device is the
+// member itself) cover what the member sends into its switch and what its switch sends it.
 struct SentMessages {
   std::uint32_t dst_device = kNoPeer;
   std::uint32_t channel = 0;
   std::uint64_t bytes = 0;
   std::uint64_t count = 0;
+  Leg leg = Leg::to_device;
 };
 
 class CallState {
@@ -53,7 +67,7 @@ class CallState {
 
 // Appends `parts` nearly equal parts of `total` bytes (split()) to `dst_device`: at most two entries.
 void append_parts(std::vector<SentMessages>& out, std::uint32_t dst_device, std::uint32_t channel, std::uint64_t total,
-                  std::uint64_t parts);
+                  std::uint64_t parts, Leg leg = Leg::to_device);
 
 // `total` bytes cut into `parts` nearly equal parts (the first total % parts one byte larger): part `i`.
 [[nodiscard]] constexpr std::uint64_t split(std::uint64_t total, std::uint64_t parts, std::uint64_t i) noexcept {

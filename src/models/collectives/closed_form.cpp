@@ -30,9 +30,13 @@ pdes::SimTime ClosedFormMachine::latency(std::uint32_t from_device, std::uint32_
 void ClosedFormMachine::begin(network::DeviceLp& device, Outbox& out) {
   network::NetworkContext& net = device.network();
   // The flow the collective engine gives a channel's messages, so ECMP picks the same paths.
-  for (const PeerTraffic& t : *traffic_)
-    network::charge_route(*net.topology, net.counters, device.node(), net.topology->devices[t.dst_device],
-                          (static_cast<std::uint64_t>(key_) << 32) | t.channel, t.batches);
+  for (const PeerTraffic& t : *traffic_) {
+    if (t.leg != Leg::to_device)
+      network::charge_scale_up_cable(*net.topology, net.counters, device.node(), t.leg == Leg::into_switch, t.batches);
+    else
+      network::charge_route(*net.topology, net.counters, device.node(), net.topology->devices[t.dst_device],
+                            (static_cast<std::uint64_t>(key_) << 32) | t.channel, t.batches);
+  }
   if (rank_ != 0) {
     out.send(device, leader_, 0, 0, kArrived);
     return;

@@ -15,7 +15,8 @@
 // messages it would send in messages mode (CallState::list_sends of the algorithm's machine, with the
 // same flows, hence the same ECMP paths) to the ports of their routes, as the analytical fabric records
 // a message it carries. Bytes per port equal the messages mode's; busy time is the same serialization
-// time, without queueing.
+// time, without queueing. NVLS traffic loads one scale-up cable per leg: a member charges what it sends
+// into its switch and what the switch sends it.
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -29,11 +30,13 @@
 
 namespace rackscale::models::collectives {
 
-// What one member sends to one peer on one channel over a whole call: the messages that share a route.
+// What one member sends to one peer on one channel over a whole call: the messages that share a route
+// (for NVLS legs, one scale-up cable: call_state.hpp).
 struct PeerTraffic {
   std::uint32_t dst_device = 0;
   std::uint32_t channel = 0;
   std::vector<network::MessageBatch> batches;  // by message size
+  Leg leg = Leg::to_device;
 };
 using CallTraffic = std::vector<PeerTraffic>;
 

@@ -105,6 +105,17 @@ class Engine final : public CollectiveEngine, private Outbox {
       device.send_message(dst_device, bytes, flow, tag);
   }
 
+  // NVLS traffic goes into the switch through the device's own scale-up port queue in both fidelities
+  // (network/switch_multimem.hpp), so the pacer has nothing to do for it.
+  void reduce_in_switch(network::DeviceLp& device, std::uint32_t owner_device, std::uint32_t contributors,
+                        std::uint64_t bytes, std::uint32_t index) override {
+    (void)device.reduce_in_switch(owner_device, contributors, bytes, accelerator::collective_tag(key_, index));
+  }
+  void multicast(network::DeviceLp& device, const network::MulticastGroup& group, std::uint64_t bytes,
+                 std::uint32_t index) override {
+    (void)device.multicast(group, bytes, accelerator::collective_tag(key_, index));
+  }
+
   // Timer payload[3]: kWakeCall marks a call's own wake-up (payload[0] = its key); the pacer's timers
   // leave it 0.
   static constexpr std::uint64_t kWakeCall = 1;

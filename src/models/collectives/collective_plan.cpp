@@ -12,6 +12,7 @@
 #include "models/collectives/cost_model.hpp"
 #include "models/collectives/halving_doubling.hpp"
 #include "models/collectives/hierarchical.hpp"
+#include "models/collectives/nvls.hpp"
 #include "models/collectives/ring.hpp"
 #include "models/collectives/step_machine.hpp"
 #include "models/collectives/tree.hpp"
@@ -42,23 +43,18 @@ void fit_index_space(std::uint64_t messages_per_piece_and_channel, std::uint32_t
 
 Algorithm resolve_algorithm(const network::ClusterSpec& cluster, const MemberLayout& layout, CollectiveKind kind,
                             Algorithm requested, std::uint64_t bytes) {
+  // Asking for NVLS on hardware that has none is a configuration error; a group it cannot serve (one that
+  // spans domains, a broadcast) falls back like any other algorithm.
   if (requested == Algorithm::nvls)
-    throw std::invalid_argument(
-        "collective: algorithm nvls (NVLink SHARP) reduces inside the NVSwitch, and the network model has no "
-        "in-switch reduction; use ring, tree, halving_doubling, hierarchical or automatic");
-  switch (kind) {
-    case CollectiveKind::broadcast:
-    case CollectiveKind::all_to_all:
-      return Algorithm::ring;
-    case CollectiveKind::reduce_scatter:
-    case CollectiveKind::all_gather:
-      return requested == Algorithm::halving_doubling && is_power_of_two(layout.members) ? Algorithm::halving_doubling
-                                                                                          : Algorithm::ring;
-    case CollectiveKind::all_reduce:
-      break;
-  }
+    if (const std::string why = nvls_unavailable(cluster); !why.empty())
+      throw std::invalid_argument("collective: algorithm nvls (NVLink SHARP) " + why);
+  if (kind == CollectiveKind::broadcast || kind == CollectiveKind::all_to_all) return Algorithm::ring;
   if (requested == Algorithm::automatic)
     return select_algorithm(kind, bytes, fabric_figures(cluster, layout)).algorithm;
+  if (requested == Algorithm::nvls) return layout.distinct_domains == 1 ? Algorithm::nvls : Algorithm::ring;
+  if (kind != CollectiveKind::all_reduce)  // reduce-scatter, all-gather
+    return requested == Algorithm::halving_doubling && is_power_of_two(layout.members) ? Algorithm::halving_doubling
+                                                                                        : Algorithm::ring;
   if (requested == Algorithm::hierarchical && !hierarchical_applies(layout)) return Algorithm::ring;
   return requested;
 }
@@ -84,9 +80,9 @@ CallTraffic messages_traffic(const network::ClusterSpec& cluster, const Collecti
   CallTraffic traffic;
   for (const SentMessages& m : sends) {
     auto peer = std::find_if(traffic.begin(), traffic.end(), [&](const PeerTraffic& t) {
-      return t.dst_device == m.dst_device && t.channel == m.channel;
+      return t.dst_device == m.dst_device && t.channel == m.channel && t.leg == m.leg;
     });
-    if (peer == traffic.end()) peer = traffic.insert(traffic.end(), PeerTraffic{m.dst_device, m.channel, {}});
+    if (peer == traffic.end()) peer = traffic.insert(traffic.end(), PeerTraffic{m.dst_device, m.channel, {}, m.leg});
     auto size = std::find_if(peer->batches.begin(), peer->batches.end(),
                              [&](const network::MessageBatch& b) { return b.bytes == m.bytes; });
     if (size == peer->batches.end())
@@ -103,8 +99,9 @@ CallPlan plan_closed_form(const network::ClusterSpec& cluster, LatencyCache& lat
   CallPlan plan;
   plan.algorithm = resolve_algorithm(cluster, layout, call.kind, call.algorithm, call.bytes);
   if (call.bytes == 0 || layout.members <= 1) return plan;
-  // NCCL's model covers ring and tree; the other algorithms are given the ring's time.
-  const Algorithm modelled = plan.algorithm == Algorithm::tree ? Algorithm::tree : Algorithm::ring;
+  // NCCL's model covers ring and tree (and here NVLS); the other algorithms are given the ring's time.
+  const Algorithm modelled =
+      plan.algorithm == Algorithm::tree || plan.algorithm == Algorithm::nvls ? plan.algorithm : Algorithm::ring;
   const double seconds = predict(call.kind, modelled, call.bytes, fabric_figures(cluster, layout)).seconds;
   plan.state = std::make_unique<ClosedFormMachine>(latencies, call.members, call.rank,
                                                    static_cast<pdes::SimTime>(std::llround(seconds * 1e12)), call.key,
@@ -168,6 +165,13 @@ CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& ca
       auto steps = make_halving_doubling_plan(call.kind, members, call.rank);
       fit_index_space(steps->steps(), plan.channels, plan.pieces, p);
       plan.state = std::make_unique<StepMachine>(std::move(steps), S, plan.channels, plan.pieces);
+      return plan;
+    }
+    case Algorithm::nvls: {
+      plan.channels = channels(1);
+      plan.pieces = pieces_for(options, S / plan.channels / p);
+      fit_index_space(2 * p, plan.channels, plan.pieces, p);
+      plan.state = std::make_unique<NvlsMachine>(call.kind, members, call.rank, S, plan.channels, plan.pieces);
       return plan;
     }
     case Algorithm::hierarchical: {

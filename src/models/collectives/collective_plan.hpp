@@ -6,8 +6,8 @@
 // chain; the staggered pairwise exchange, recorded as `ring`); tree and hierarchical are all-reduce
 // only and run as ring otherwise; halving-doubling reduce-scatter / all-gather need a power-of-two
 // member count (ring otherwise); hierarchical needs a regular layout over several domains with several
-// members each (ring otherwise). NVLS is refused: it reduces inside the NVSwitch, and the network model
-// has no in-switch reduction (messages are device to device).
+// members each (ring otherwise); NVLS runs all-reduce, reduce-scatter and all-gather inside one NVSwitch
+// domain (ring otherwise), and is refused outright on a cluster that has no NVLS (nvls.hpp).
 #include <cstdint>
 #include <memory>
 
@@ -29,8 +29,8 @@ struct CallPlan {
   std::unique_ptr<CallState> state;  // null: nothing to exchange (0 bytes or one member)
 };
 
-// Throws std::invalid_argument for NVLS and for calls too large to number (more than 2^20 messages per
-// call even without channels or pipelining).
+// Throws std::invalid_argument for NVLS on a cluster without it and for calls too large to number (more
+// than 2^20 messages per call even without channels or pipelining).
 [[nodiscard]] CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& call,
                                  const CollectiveOptions& options);
 
@@ -50,7 +50,8 @@ class LatencyCache;
 [[nodiscard]] CallPlan plan_closed_form(const network::ClusterSpec& cluster, LatencyCache& latencies,
                                         const CollectiveCall& call, std::shared_ptr<const CallTraffic> traffic);
 
-// The algorithm that runs for `requested` (never automatic or nvls).
+// The algorithm that runs for `requested` (never automatic). Throws std::invalid_argument for nvls on a
+// cluster without NVLS (nvls_unavailable()).
 [[nodiscard]] Algorithm resolve_algorithm(const network::ClusterSpec& cluster, const MemberLayout& layout,
                                           CollectiveKind kind, Algorithm requested, std::uint64_t bytes);
 

@@ -4,6 +4,9 @@
 #include <array>
 #include <bit>
 #include <limits>
+#include <stdexcept>
+
+#include "models/collectives/nvls.hpp"
 
 namespace rackscale::models::collectives {
 
@@ -22,6 +25,10 @@ constexpr std::array<double, 3> kTreeNet{5.0, 8.5, 14.0};
 constexpr std::array<double, 3> kRingNet{2.7, 4.0, 14.0};
 constexpr double kRingSimpleMultiDomainFactor = 1.4;  // multi-node ring Simple all-reduce, sm80 and newer
 constexpr double kTreeBandwidthFactor = 0.92;
+// NVLS: no base latency and 25 us of NVLink hardware latency, Simple protocol only, as NCCL's tuning.cc
+// has it to the best of our reading; shared/reference/collectives.md has no NVLS latency, so it is
+// unconfirmed. It alone sets where NVLS starts to beat the ring and tree.
+constexpr double kNvlsLatencyUs = 25.0;
 
 constexpr std::array<Protocol, 3> kProtocols{Protocol::ll, Protocol::ll128, Protocol::simple};
 
@@ -30,7 +37,20 @@ double predict_seconds(CollectiveKind kind, Algorithm algorithm, Protocol protoc
   const auto pi = static_cast<std::size_t>(protocol);
   const double n = f.ranks, domains = f.domains;
   double latency_us = 0, algbw = 0;  // bytes/s
-  if (algorithm == Algorithm::tree) {
+  if (algorithm == Algorithm::nvls) {
+    if (!f.nvls || !nvls_runs(kind)) throw std::logic_error("cost model: NVLS cannot run this call");
+    if (protocol != Protocol::simple) return std::numeric_limits<double>::infinity();
+    latency_us = kNvlsLatencyUs;
+    // The bound of the simulated mechanism: a member's scale-up port carries S (1 + 1/p) each way for
+    // all-reduce, both directions at once; the switch reduces every member's S at X per port.
+    const double B = f.bus_bandwidth, X = f.nvls_reduce_bandwidth;
+    if (kind == CollectiveKind::all_reduce)
+      algbw = std::min(n * B / (n + 1), X);
+    else if (kind == CollectiveKind::reduce_scatter)
+      algbw = std::min(B, X);
+    else
+      algbw = B;
+  } else if (algorithm == Algorithm::tree) {
     const double intra = (f.scale_up ? kTreeNvlink : kTreePci)[pi];
     latency_us = kTreeBase[pi] + 2.0 * ((f.ranks_per_domain - 1.0) * intra +
                                         static_cast<double>(std::bit_width(f.domains) - 1) /* floor(log2) */ *
@@ -76,6 +96,8 @@ FabricFigures fabric_figures(const network::ClusterSpec& cluster, const MemberLa
     f.bus_bandwidth = std::min(scale_up, f.ranks_per_domain * nic);
   else
     f.bus_bandwidth = nic;
+  f.nvls = f.domains == 1 && f.ranks > 1 && nvls_unavailable(cluster).empty();
+  f.nvls_reduce_bandwidth = cluster.scale_up.switch_spec.nvls_reduce_bandwidth;
   return f;
 }
 
@@ -89,10 +111,16 @@ Prediction predict(CollectiveKind kind, Algorithm algorithm, std::uint64_t bytes
 }
 
 Prediction select_algorithm(CollectiveKind kind, std::uint64_t bytes, const FabricFigures& figures) {
-  const Prediction ring = predict(kind, Algorithm::ring, bytes, figures);
-  if (kind != CollectiveKind::all_reduce || figures.ranks < 2) return ring;
-  const Prediction tree = predict(kind, Algorithm::tree, bytes, figures);
-  return tree.seconds < ring.seconds ? tree : ring;
+  Prediction best = predict(kind, Algorithm::ring, bytes, figures);
+  if (kind == CollectiveKind::all_reduce && figures.ranks >= 2) {
+    const Prediction tree = predict(kind, Algorithm::tree, bytes, figures);
+    if (tree.seconds < best.seconds) best = tree;
+  }
+  if (figures.nvls && nvls_runs(kind)) {
+    const Prediction nvls = predict(kind, Algorithm::nvls, bytes, figures);
+    if (nvls.seconds < best.seconds) best = nvls;
+  }
+  return best;
 }
 
 std::string_view protocol_name(Protocol protocol) noexcept {

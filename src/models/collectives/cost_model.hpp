@@ -11,6 +11,10 @@
 //          algbw = busbw / 2; busbw = 0.92 B (LL / 3.8, LL128 * 7/9 in one domain, 120/128 across)
 //   B: inside one domain the scale-up bandwidth per device; across domains min(scale-up, L x NIC), the
 //   L NICs of a domain's L members working in parallel (channels on distinct rails).
+//   nvls:  (inside one NVSwitch domain whose switch reduces, nvls.hpp) Simple only; latency 25 us;
+//          algbw the bound of the simulated mechanism (network/switch_multimem.hpp): all-reduce
+//          min(p B / (p + 1), X), reduce-scatter min(B, X), all-gather B, with X the switch's
+//          reduction rate per port. Not NCCL's NVLS bandwidth model, which shared/reference lacks.
 #include <cstdint>
 #include <string_view>
 
@@ -29,6 +33,10 @@ struct FabricFigures {
   std::uint32_t ranks_per_domain = 1;  // NCCL's ppn
   bool scale_up = false;               // intra-domain hops on NVLink (else PCI figures)
   double bus_bandwidth = 0;            // B above, bytes/s
+  // NVLS can run (nvls_unavailable() is empty and the members are in one domain), and the switch's
+  // reduction rate per port (X above), bytes/s.
+  bool nvls = false;
+  double nvls_reduce_bandwidth = 0;
 };
 
 [[nodiscard]] FabricFigures fabric_figures(const network::ClusterSpec& cluster, const MemberLayout& layout);
@@ -39,10 +47,12 @@ struct Prediction {
   double seconds = 0;
 };
 
-// The best protocol's prediction for one algorithm (ring or tree; tree only for all_reduce).
+// The best protocol's prediction for one algorithm (ring or tree, tree only for all_reduce; nvls where
+// figures.nvls, for all_reduce, reduce_scatter and all_gather).
 [[nodiscard]] Prediction predict(accelerator::CollectiveKind kind, accelerator::Algorithm algorithm,
                                  std::uint64_t bytes, const FabricFigures& figures);
-// NCCL's choice: the faster of ring and tree for all_reduce; ring for every other collective.
+// NCCL's choice: the fastest of ring, tree (all_reduce) and NVLS (where it can run, for all_reduce,
+// reduce_scatter and all_gather); ring for broadcast and all_to_all.
 [[nodiscard]] Prediction select_algorithm(accelerator::CollectiveKind kind, std::uint64_t bytes,
                                           const FabricFigures& figures);
 

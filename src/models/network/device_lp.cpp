@@ -30,6 +30,23 @@ MessageId DeviceLp::send_message(std::uint32_t dst_device, std::uint64_t bytes, 
   return message.id;
 }
 
+MessageId DeviceLp::reduce_in_switch(std::uint32_t owner_device, std::uint32_t contributors, std::uint64_t bytes,
+                                     std::uint64_t tag) {
+  if (tag > kMaxMessageTag)
+    throw std::out_of_range(fmt::format("device {} sent a message with tag {:#x}, beyond 2^44 - 1", device_, tag));
+  const MessageId id = make_message_id(device_, tag);
+  send_reduce_contribution(*this, id, owner_device, contributors, bytes);
+  return id;
+}
+
+MessageId DeviceLp::multicast(const MulticastGroup& group, std::uint64_t bytes, std::uint64_t tag) {
+  if (tag > kMaxMessageTag)
+    throw std::out_of_range(fmt::format("device {} sent a message with tag {:#x}, beyond 2^44 - 1", device_, tag));
+  const MessageId id = make_message_id(device_, tag);
+  send_multicast(*this, id, group, bytes);
+  return id;
+}
+
 void DeviceLp::schedule(pdes::SimTime delay, pdes::EventKind kind, const pdes::Payload& payload, std::uint32_t aux) {
   send(id(), delay, kind, payload, aux);
 }
@@ -40,6 +57,19 @@ void DeviceLp::handle(const pdes::Event& event) {
     case kMessageArrival:
       network().fabric->on_event(*this, event);
       break;
+    case kMultimemDelivery: {
+      const MultimemUnitArrival unit = decode_multimem_delivery(event);
+      if (unit.units == 1 && unit.tail_after == 0) {  // a whole message, all in now
+        behaviour_->on_delivery(*this, {unit.id, sender_of(unit.id), unit.bytes, tag_of(unit.id)});
+      } else {
+        Chunk chunk;
+        chunk.message = unit.id;
+        chunk.bytes = static_cast<std::uint32_t>(unit.bytes);  // a unit is at most 2 GiB
+        chunk.chunks_in_message = unit.units;
+        accept_chunk(chunk, event.time + unit.tail_after);
+      }
+      break;
+    }
     case kMessageComplete:
       behaviour_->on_delivery(*this, {event.payload[0], sender_of(event.payload[0]), event.payload[1],
                                       tag_of(event.payload[0])});

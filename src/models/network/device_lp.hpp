@@ -8,6 +8,7 @@
 
 #include "models/network/message.hpp"
 #include "models/network/network_node_lp.hpp"
+#include "models/network/switch_multimem.hpp"
 
 namespace rackscale::models::network {
 
@@ -42,6 +43,12 @@ class DeviceLp final : public NetworkNodeLp {
   // Starts sending; the receiver's behaviour gets on_delivery, with `tag`, when the last byte is in.
   // `tag` (< 2^44) must be unique among this device's messages in flight.
   MessageId send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow, std::uint64_t tag);
+  // NVLink SHARP (switch_multimem.hpp): contributes `bytes` to the in-switch reduction `tag` whose sum the
+  // scale-up switch sends to `owner_device` (tagged `tag`, from the owner) once all `contributors` have.
+  MessageId reduce_in_switch(std::uint32_t owner_device, std::uint32_t contributors, std::uint64_t bytes,
+                             std::uint64_t tag);
+  // The scale-up switch copies the message to every device of `group` (on_delivery, `tag`, from this one).
+  MessageId multicast(const MulticastGroup& group, std::uint64_t bytes, std::uint64_t tag);
   // An event to this device's own behaviour after `delay`.
   void schedule(pdes::SimTime delay, pdes::EventKind kind, const pdes::Payload& payload = {}, std::uint32_t aux = 0);
   [[nodiscard]] pdes::CounterRng& random() noexcept { return rng(); }

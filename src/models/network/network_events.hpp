@@ -12,6 +12,11 @@ enum NetworkEventKind : pdes::EventKind {
   kChunkArrival = 1,     // a chunk reaches a node (chunk fidelity)
   kMessageArrival = 2,   // a whole message reaches its device (analytical fidelity)
   kMessageComplete = 3,  // self-event at the receiving device: the message's last byte is in
+  // NVLink SHARP (switch_multimem.hpp), both fidelities:
+  kMultimemReduce = 4,     // a unit of a contribution to an in-switch reduction reaches the scale-up switch
+  kMultimemMulticast = 5,  // a unit of a multicast store reaches the scale-up switch
+  kMultimemDelivery = 6,   // a unit of a reduced or multicast message reaches a device from its switch
+  kMultimemSumReady = 7,   // self-event at a scale-up switch: a unit of a sum may start towards its owner
   // Device behaviours (traffic generators, accelerator programs) number their kinds from here.
   kFirstBehaviourKind = 100,
 };

@@ -59,4 +59,20 @@ void charge_route(const Topology& topology, PortCounters& counters, NodeId src, 
   }
 }
 
+void charge_scale_up_cable(const Topology& topology, PortCounters& counters, NodeId device, bool into_switch,
+                           std::span<const MessageBatch> batches) {
+  const Port& up = topology.port(device, 0);
+  const NodeId at = into_switch ? device : up.peer;
+  const PortIndex index = into_switch ? PortIndex{0} : up.peer_port;
+  const Port& port = topology.port(at, index);
+  std::uint64_t bytes = 0, messages = 0;
+  pdes::SimTime busy = 0;
+  for (const MessageBatch& b : batches) {
+    bytes += b.bytes * b.count;
+    messages += b.count;
+    busy += serialization_time(b.bytes, port.bandwidth) * b.count;
+  }
+  counters.charge(topology.port_id(at, index), bytes, busy, messages);
+}
+
 }  // namespace rackscale::models::network

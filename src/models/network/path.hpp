@@ -31,4 +31,10 @@ struct MessageBatch {
 void charge_route(const Topology& topology, PortCounters& counters, NodeId src, NodeId dst, std::uint64_t flow,
                   std::span<const MessageBatch> batches);
 
+// NVLink SHARP traffic (switch_multimem.hpp) crosses one cable: charges the messages of `batches` to the
+// port of device node `device` into its scale-up switch (`into_switch`), or to the switch's port towards
+// the device, as the switch and the device record the messages they carry.
+void charge_scale_up_cable(const Topology& topology, PortCounters& counters, NodeId device, bool into_switch,
+                           std::span<const MessageBatch> batches);
+
 }  // namespace rackscale::models::network

@@ -6,6 +6,15 @@
 
 namespace rackscale::models::network {
 
+void SwitchLp::handle(const pdes::Event& event) {
+  if (event.kind == kMultimemReduce || event.kind == kMultimemMulticast || event.kind == kMultimemSumReady) {
+    if (!multimem_) multimem_ = std::make_unique<SwitchMultimem>(network().topology->nodes[node()].port_count);
+    multimem_->on_event(*this, event);
+    return;
+  }
+  network().fabric->on_event(*this, event);
+}
+
 // Messages are addressed to devices; reaching a switch as a destination is a routing bug.
 void SwitchLp::accept_chunk(const Chunk& chunk, pdes::SimTime /*tail_at*/) {
   throw std::logic_error(fmt::format("switch node {} received a chunk of message {:#x} addressed to itself", node(),

@@ -1,16 +1,23 @@
 #pragma once
 // A switch: forwards every chunk it receives through the output port its router picks. The ports'
-// queues are state inside the switch (output_port()).
+// queues are state inside the switch (output_port()). A scale-up switch also reduces and multicasts
+// NVLink SHARP traffic (switch_multimem.hpp).
+#include <memory>
+
 #include "models/network/network_node_lp.hpp"
+#include "models/network/switch_multimem.hpp"
 
 namespace rackscale::models::network {
 
 class SwitchLp final : public NetworkNodeLp {
  public:
   using NetworkNodeLp::NetworkNodeLp;
-  void handle(const pdes::Event& event) override { network().fabric->on_event(*this, event); }
+  void handle(const pdes::Event& event) override;
   void accept_chunk(const Chunk& chunk, pdes::SimTime tail_at) override;
   void accept_message(MessageId message, std::uint64_t bytes) override;
+
+ private:
+  std::unique_ptr<SwitchMultimem> multimem_;  // made on the first NVLS message: most switches never see one
 };
 
 }  // namespace rackscale::models::network

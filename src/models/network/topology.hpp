@@ -78,6 +78,9 @@ class Topology {
   std::vector<NodeId> devices;   // device index -> node id (device d is node devices[d])
   std::unique_ptr<Router> router;
   std::string description;       // one line, for summaries: "3-tier fat tree, radix 64, ..."
+  // NVLink SHARP of the scale-up switches (cluster.scale_up.switch.nvls_reduce_bandwidth): operand bytes/s
+  // a switch reduces per device port; 0 when they do no in-switch reduction (switch_multimem.hpp).
+  double nvls_reduce_bandwidth = 0;
 
   [[nodiscard]] std::span<const Port> ports_of(NodeId node) const {
     const Node& n = nodes[node];

@@ -27,8 +27,8 @@ void check_cluster(const ClusterSpec& cluster) {
 
 }  // namespace
 
-Topology build_topology(const ClusterSpec& cluster, RoutingMode routing) {
-  check_cluster(cluster);
+namespace {
+Topology build_fabric(const ClusterSpec& cluster, RoutingMode routing) {
   switch (cluster.scale_out.kind) {
     case ScaleOutKind::none: return build_single_domain(cluster, routing);
     case ScaleOutKind::fat_tree:
@@ -37,6 +37,15 @@ Topology build_topology(const ClusterSpec& cluster, RoutingMode routing) {
     case ScaleOutKind::torus3d: return build_torus(cluster, routing);
   }
   spec_error("cluster.scale_out.topology", "unknown topology");
+}
+}  // namespace
+
+Topology build_topology(const ClusterSpec& cluster, RoutingMode routing) {
+  check_cluster(cluster);
+  Topology topology = build_fabric(cluster, routing);
+  if (cluster.scale_up.kind == ScaleUpKind::nvswitch)
+    topology.nvls_reduce_bandwidth = cluster.scale_up.switch_spec.nvls_reduce_bandwidth;
+  return topology;
 }
 
 }  // namespace rackscale::models::network
