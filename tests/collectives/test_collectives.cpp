@@ -81,6 +81,19 @@ net::ClusterSpec star_cluster(std::uint32_t p) {
 
 // These tests check the algorithms' messages, so collectives always run as messages (never the
 // closed form that network.collectives: automatic would pick in analytical fidelity).
+// NICs of 50 GB/s and 600 ns on a 2-tier fat tree of radix-64 switches (50 GB/s ports, 300 ns) with
+// 50 ns cables: the scale-out network of the multi-node cases below.
+void add_test_fat_tree(net::ClusterSpec& c) {
+  c.nic.bandwidth = 50e9;
+  c.nic.latency = 600'000;
+  c.scale_out.kind = net::ScaleOutKind::fat_tree;
+  c.scale_out.switch_spec.radix = 64;
+  c.scale_out.switch_spec.port_bandwidth = 50e9;
+  c.scale_out.switch_spec.latency = 300'000;
+  c.scale_out.cable_latency = 50'000;
+  c.scale_out.fat_tree.tiers = 2;
+}
+
 net::NetworkSpec analytical() {
   net::NetworkSpec s;
   s.collectives = net::CollectiveModel::messages;
@@ -373,15 +386,8 @@ TEST(Collectives, HierarchicalAllReduceOnTwoLevels) {
   c.devices_per_node = 8;
   c.nodes_per_rack = 4;
   c.nics_per_node = 8;
-  c.nic.bandwidth = 50e9;
-  c.nic.latency = 600'000;
   c.scale_up = {net::ScaleUpKind::nvswitch, 8, 450e9, 1.0, 500'000, {}};
-  c.scale_out.kind = net::ScaleOutKind::fat_tree;
-  c.scale_out.switch_spec.radix = 64;
-  c.scale_out.switch_spec.port_bandwidth = 50e9;
-  c.scale_out.switch_spec.latency = 300'000;
-  c.scale_out.cable_latency = 50'000;
-  c.scale_out.fat_tree.tiers = 2;
+  add_test_fat_tree(c);
   const net::Topology t = net::build_topology(c, net::RoutingMode::ecmp);
   const SimTime a1 = 500'000, a2 = 600'000 + 2 * 50'000 + 300'000;
   const std::uint64_t S = 32 * 3 << 20;  // divisible by L N = 32
@@ -419,15 +425,8 @@ TEST(Collectives, ChunkModeIsIdenticalOnAnyRankCount) {
   c.devices_per_node = 8;
   c.nodes_per_rack = 1;
   c.nics_per_node = 8;
-  c.nic.bandwidth = 50e9;
-  c.nic.latency = 600'000;
   c.scale_up = {net::ScaleUpKind::nvswitch, 8, 450e9, 1.0, 500'000, {}};
-  c.scale_out.kind = net::ScaleOutKind::fat_tree;
-  c.scale_out.switch_spec.radix = 64;  // one leaf for all 16 NICs: see below
-  c.scale_out.switch_spec.port_bandwidth = 50e9;
-  c.scale_out.switch_spec.latency = 300'000;
-  c.scale_out.cable_latency = 50'000;
-  c.scale_out.fat_tree.tiers = 2;
+  add_test_fat_tree(c);  // radix 64: one leaf for all 16 NICs, see below
   const net::Topology t = net::build_topology(c, net::RoutingMode::spray);
   for (const Algorithm a : {Algorithm::ring, Algorithm::tree, Algorithm::halving_doubling, Algorithm::hierarchical}) {
     const auto call = call_of(CollectiveKind::all_reduce, a, 64 << 20, 16);
@@ -657,14 +656,7 @@ net::ClusterSpec nvls_cluster(std::uint32_t p, double link, double reduce, std::
   c.nics_per_node = 0;
   if (nodes > 1) {
     c.nics_per_node = p;
-    c.nic.bandwidth = 50e9;
-    c.nic.latency = 600'000;
-    c.scale_out.kind = net::ScaleOutKind::fat_tree;
-    c.scale_out.switch_spec.radix = 64;
-    c.scale_out.switch_spec.port_bandwidth = 50e9;
-    c.scale_out.switch_spec.latency = 300'000;
-    c.scale_out.cable_latency = 50'000;
-    c.scale_out.fat_tree.tiers = 2;
+    add_test_fat_tree(c);
   }
   return c;
 }

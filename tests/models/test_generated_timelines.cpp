@@ -9,6 +9,7 @@
 #include <boost/mpi/communicator.hpp>
 #include <gtest/gtest.h>
 
+#include "../workload/workload_test_support.hpp"
 #include "hand_topology.hpp"
 #include "models/accelerator/compute_model.hpp"
 #include "models/accelerator/device_executor.hpp"
@@ -128,15 +129,10 @@ SimTime compute_of(const acc::Program& program, const rackscale::models::Acceler
   return t;
 }
 
+// The workload tests' small GPT with `layers` layers (each test sets its own batch).
 wl::TrainingSpec small_model(std::uint32_t layers) {
-  wl::TrainingSpec s;
-  s.model.name = "small";
+  wl::TrainingSpec s = wl::test::small_gpt();
   s.model.layers = layers;
-  s.model.hidden = 1024;
-  s.model.heads = 16;
-  s.model.vocabulary = 32000;
-  s.model.sequence = 1024;
-  s.parallel.micro_batch = 1;
   return s;
 }
 
