@@ -7,3 +7,6 @@ echo "== event queues: hold model =="
 echo
 echo "== PHOLD =="
 sh "$here/phold.sh"
+echo
+echo "== PHOLD, 2-rank speedup (alternating runs) =="
+sh "$here/phold_speedup.sh"

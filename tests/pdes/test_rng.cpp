@@ -1,5 +1,6 @@
 // Counter-based random numbers: a pure function of (seed, LP id, draw index), checked against
 // Random123's Philox directly, and the distributions against their closed-form moments.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <set>
@@ -69,6 +70,36 @@ TEST(CounterRng, ExponentialHasItsMeanAndVariance) {
   EXPECT_NEAR(m, mean, 5.0 * mean / std::sqrt(n));  // sd of the mean = mean / sqrt(n)
   const double variance = sum_sq / n - m * m;
   EXPECT_NEAR(variance / (mean * mean), 1.0, 0.02);  // Var = mean^2
+}
+
+// The ziggurat's tables are computed, so a wrong layer shows as too many or too few draws between two
+// abscissas: chi-square over 200 bins of equal probability under the exponential distribution
+// function, and separate counts beyond the ziggurat's tail start (7.697) and far out in the tail.
+TEST(CounterRng, ExponentialFollowsItsDistributionFunction) {
+  CounterRng rng(17, 4);
+  constexpr int n = 4'000'000;
+  constexpr int bins = 200;
+  std::vector<int> counts(bins, 0);
+  int beyond_tail_start = 0, beyond_12 = 0;
+  for (int i = 0; i < n; ++i) {
+    const double x = rng.exponential(1.0);
+    ASSERT_GE(x, 0.0);
+    // F(x) = 1 - e^-x; bin k holds F in [k / bins, (k + 1) / bins).
+    const auto bin = static_cast<int>((1.0 - std::exp(-x)) * bins);
+    ++counts[static_cast<std::size_t>(std::min(bin, bins - 1))];
+    beyond_tail_start += x >= 7.69711747013104972;
+    beyond_12 += x >= 12.0;
+  }
+  double chi2 = 0;
+  const double expected = static_cast<double>(n) / bins;
+  for (int c : counts) chi2 += (c - expected) * (c - expected) / expected;
+  // 199 degrees of freedom: P(chi2 > 273) < 1e-4.
+  EXPECT_LT(chi2, 273.0);
+  // Poisson counts: expected n e^-x, allow 5 standard deviations.
+  const double tail = n * std::exp(-7.69711747013104972);
+  EXPECT_NEAR(beyond_tail_start, tail, 5 * std::sqrt(tail));
+  const double far = n * std::exp(-12.0);
+  EXPECT_NEAR(beyond_12, far, 5 * std::sqrt(far) + 1);
 }
 
 TEST(CounterRng, BelowIsInRangeAndUniform) {

@@ -37,7 +37,9 @@ void PholdLp::handle(const pdes::Event& event) {
 }
 
 pdes::SimTime PholdLp::increment() {
-  return lookahead_ + static_cast<pdes::SimTime>(std::llround(rng().exponential(exponential_mean_ps_)));
+  // Rounded to the nearest picosecond (the draw is never negative, so adding one half and truncating
+  // rounds; std::llround would be a library call per event).
+  return lookahead_ + static_cast<pdes::SimTime>(rng().exponential(exponential_mean_ps_) + 0.5);
 }
 
 void PholdLp::schedule_next() {

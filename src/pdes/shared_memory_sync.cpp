@@ -1,0 +1,255 @@
+#include "pdes/shared_memory_sync.hpp"
+
+#include <sched.h>
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cstring>
+#include <cstdlib>
+#include <new>
+#include <stdexcept>
+
+#include <boost/mpi/exception.hpp>
+#include <fmt/format.h>
+
+#include "pdes/window_exchange.hpp"
+
+namespace rackscale::pdes {
+
+struct SharedMemorySync::Board {
+  alignas(64) std::atomic<std::uint64_t> window{0};      // the last window this rank finished
+  std::array<std::atomic<std::uint64_t>, 2> next{};      // its report for window w is in slot w % 2:
+  std::array<std::atomic<std::uint64_t>, 2> flags{};     //   earliest event time; bit 0 failed, bit 1 progress
+  alignas(64) std::atomic<std::uint64_t> clock{0};       // time of the last event it handled
+};
+
+namespace {
+// Events a rank handles between publications of its clock: often enough that a waiting rank follows
+// it closely, rarely enough that the publication (one store, and handing over the outboxes) is noise.
+constexpr std::uint64_t kEventsBetweenPublications = 16;
+// Spins on a board before a waiting rank starts yielding its processor.
+constexpr std::uint64_t kSpinsBeforeYield = 4096;
+constexpr std::uint64_t kFailed = 1;
+constexpr std::uint64_t kProgressWanted = 2;
+
+// Ring capacity per ordered pair: 4,096 events (256 KiB) up to 9 ranks, then less, keeping a rank's
+// inbound rings near 2 MiB. A full ring only makes the sender hand its events over later.
+std::size_t ring_capacity(int ranks) {
+  const auto peers = static_cast<std::size_t>(std::max(ranks - 1, 1));
+  if (peers <= 8) return 4096;
+  return std::max<std::size_t>(256, std::bit_floor(std::size_t{32768} / peers));
+}
+
+std::size_t align_up(std::size_t n) { return (n + 63) / 64 * 64; }
+
+void* aligned(void* p) {
+  const auto address = reinterpret_cast<std::uintptr_t>(p);
+  return reinterpret_cast<void*>((address + 63) / 64 * 64);
+}
+
+void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// The processors the node's ranks may run on, counted once over all of them (their affinity masks
+// OR-ed together): more ranks than that means they take turns, and a spinning rank would hold up the
+// one it waits for.
+int processors_for(MPI_Comm node) {
+  cpu_set_t mask;
+  CPU_ZERO(&mask);
+  if (sched_getaffinity(0, sizeof mask, &mask) != 0) return 0;
+  std::array<unsigned char, sizeof(cpu_set_t)> bytes{};
+  std::memcpy(bytes.data(), &mask, sizeof mask);
+  BOOST_MPI_CHECK_RESULT(MPI_Allreduce,
+                         (MPI_IN_PLACE, bytes.data(), static_cast<int>(bytes.size()), MPI_UNSIGNED_CHAR, MPI_BOR, node));
+  std::memcpy(&mask, bytes.data(), sizeof mask);
+  return CPU_COUNT(&mask);
+}
+
+// Collective over comm: the node communicator, or MPI_COMM_NULL (on every rank) when the ranks of comm
+// do not all share this node, or do not keep their order on it.
+MPI_Comm node_of(const boost::mpi::communicator& comm) {
+  MPI_Comm node = MPI_COMM_NULL;
+  BOOST_MPI_CHECK_RESULT(MPI_Comm_split_type, (MPI_Comm(comm), MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  int size = 0;
+  int rank = 0;
+  MPI_Comm_size(node, &size);
+  MPI_Comm_rank(node, &rank);
+  int one_node = size == comm.size() && rank == comm.rank() ? 1 : 0;
+  BOOST_MPI_CHECK_RESULT(MPI_Allreduce, (MPI_IN_PLACE, &one_node, 1, MPI_INT, MPI_MIN, MPI_Comm(comm)));
+  if (one_node == 0) MPI_Comm_free(&node);
+  return node;
+}
+}  // namespace
+
+bool SharedMemorySync::available(const boost::mpi::communicator& comm) {
+  MPI_Comm node = node_of(comm);
+  if (node == MPI_COMM_NULL) return false;
+  MPI_Comm_free(&node);
+  return true;
+}
+
+SharedMemorySync::SharedMemorySync(boost::mpi::communicator comm)
+    : comm_(std::move(comm)),
+      me_(comm_.rank()),
+      node_(node_of(comm_)),
+      boards_(static_cast<std::size_t>(comm_.size()), nullptr),
+      to_(static_cast<std::size_t>(comm_.size()), nullptr),
+      from_(static_cast<std::size_t>(comm_.size()), nullptr),
+      handed_(static_cast<std::size_t>(comm_.size()), 0) {
+  if (node_ == MPI_COMM_NULL)
+    throw std::invalid_argument(fmt::format(
+        "synchronizer 'shared_memory' needs every rank on one node; this run's {} ranks do not all share "
+        "memory (use 'dense' or 'sparse', or 'auto' to choose)",
+        comm_.size()));
+  const int ranks = comm_.size();
+  const std::size_t capacity = ring_capacity(ranks);
+  const std::size_t ring_bytes = SharedEventRing::bytes_for(capacity);
+  const std::size_t board_bytes = align_up(sizeof(Board));
+  // One extra cache line, so each part can start on a 64-byte boundary whatever MPI returns.
+  const std::size_t part_bytes = 64 + board_bytes + static_cast<std::size_t>(ranks - 1) * ring_bytes;
+
+  MPI_Info info = MPI_INFO_NULL;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "alloc_shared_noncontig", "true");
+  void* base = nullptr;
+  BOOST_MPI_CHECK_RESULT(MPI_Win_allocate_shared,
+                         (static_cast<MPI_Aint>(part_bytes), 1, info, node_, &base, &window_));
+  MPI_Info_free(&info);
+
+  // A rank's part: its board, then the rings it empties, one per other rank in rank order.
+  const auto ring_in = [&](void* part, int source, int owner) {
+    const int index = source < owner ? source : source - 1;
+    return static_cast<char*>(aligned(part)) + board_bytes + static_cast<std::size_t>(index) * ring_bytes;
+  };
+  new (aligned(base)) Board;
+  for (int source = 0; source < ranks; ++source)
+    if (source != me_) from_[static_cast<std::size_t>(source)] = SharedEventRing::create(ring_in(base, source, me_), capacity);
+  BOOST_MPI_CHECK_RESULT(MPI_Barrier, (node_));
+
+  for (int rank = 0; rank < ranks; ++rank) {
+    MPI_Aint size = 0;
+    int unit = 0;
+    void* part = nullptr;
+    BOOST_MPI_CHECK_RESULT(MPI_Win_shared_query, (window_, rank, &size, &unit, &part));
+    boards_[static_cast<std::size_t>(rank)] = static_cast<Board*>(aligned(part));
+    if (rank != me_) to_[static_cast<std::size_t>(rank)] = SharedEventRing::at(ring_in(part, me_, rank));
+  }
+  oversubscribed_ = ranks > processors_for(node_);
+}
+
+SharedMemorySync::~SharedMemorySync() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (finalized != 0) return;
+  if (window_ != MPI_WIN_NULL) MPI_Win_free(&window_);
+  if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
+}
+
+std::uint64_t SharedMemorySync::events_between_publications() const { static const std::uint64_t n = std::getenv("PUB") ? std::strtoull(std::getenv("PUB"), nullptr, 10) : kEventsBetweenPublications; return n; }
+
+bool SharedMemorySync::flush(std::vector<std::vector<Event>>& outboxes) {
+  bool all = true;
+  for (std::size_t peer = 0; peer < outboxes.size(); ++peer) {
+    auto& out = outboxes[peer];
+    if (out.empty()) continue;
+    std::size_t& handed = handed_[peer];
+    handed += to_[peer]->push(out.data() + handed, out.data() + out.size());
+    if (handed == out.size()) {
+      out.clear();
+      handed = 0;
+    } else {
+      all = false;
+    }
+  }
+  return all;
+}
+
+void SharedMemorySync::publish(std::vector<std::vector<Event>>& outboxes, SimTime now) {
+  // A clock promises that every event sent before it is visible: with events left over, keep the old one.
+  if (!flush(outboxes)) return;
+  std::atomic<std::uint64_t>& clock = boards_[static_cast<std::size_t>(me_)]->clock;
+  if (clock.load(std::memory_order_relaxed) != now) clock.store(now, std::memory_order_release);
+}
+
+void SharedMemorySync::drain(EventQueue& queue, EngineStats& stats) {
+  for (std::size_t peer = 0; peer < from_.size(); ++peer) {
+    if (from_[peer] == nullptr) continue;
+    arrivals_.clear();
+    stats.remote_received += from_[peer]->pop_all(arrivals_);
+    for (const Event& event : arrivals_) queue.push(event);
+  }
+}
+
+void SharedMemorySync::relax(std::uint64_t& spins) const {
+  if (oversubscribed_ || ++spins > kSpinsBeforeYield) {
+    sched_yield();
+  } else {
+    cpu_relax();
+  }
+}
+
+WindowEnd SharedMemorySync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
+                                       bool progress_wanted, const std::string& failure, EventQueue& queue,
+                                       EngineStats& stats, AheadHandler& ahead) {
+  const int ranks = comm_.size();
+  const std::uint64_t window = ++windows_;
+  const std::size_t slot = window % 2;
+  std::uint64_t spins = 0;
+  // Everything this window sent must be in the rings before the report; a full ring drains as its
+  // reader waits, and this rank keeps emptying its own meanwhile.
+  while (!flush(outboxes)) {
+    drain(queue, stats);
+    relax(spins);
+  }
+  Board& mine = *boards_[static_cast<std::size_t>(me_)];
+  mine.next[slot].store(local_next, std::memory_order_relaxed);
+  mine.flags[slot].store((failure.empty() ? 0 : kFailed) | (me_ == 0 && progress_wanted ? kProgressWanted : 0),
+                         std::memory_order_relaxed);
+  mine.window.store(window, std::memory_order_release);
+
+  spins = 0;
+  for (;;) {
+    bool everyone = true;
+    SimTime floor = kNever;
+    for (int rank = 0; rank < ranks; ++rank) {
+      if (rank == me_) continue;
+      const Board& board = *boards_[static_cast<std::size_t>(rank)];
+      if (board.window.load(std::memory_order_acquire) < window) {
+        everyone = false;
+        floor = std::min(floor, board.clock.load(std::memory_order_acquire));
+      }
+    }
+    // After reading the boards: whatever a rank sent before the clock or report read is in its ring.
+    drain(queue, stats);
+    if (everyone) break;
+    if (ahead.handle_ahead(floor)) {
+      spins = 0;
+    } else {
+      relax(spins);
+    }
+  }
+
+  // A rank's report for this window stays until it finishes the window after next, which it cannot
+  // before this rank has finished the next one.
+  SimTime global_next = kNever;
+  int lowest_failing_rank = ranks;
+  bool report_progress = false;
+  for (int rank = 0; rank < ranks; ++rank) {
+    const Board& board = *boards_[static_cast<std::size_t>(rank)];
+    global_next = std::min(global_next, board.next[slot].load(std::memory_order_relaxed));
+    const std::uint64_t flags = board.flags[slot].load(std::memory_order_relaxed);
+    if ((flags & kFailed) != 0) lowest_failing_rank = std::min(lowest_failing_rank, rank);
+    if (rank == 0) report_progress = (flags & kProgressWanted) != 0;
+  }
+  if (lowest_failing_rank < ranks) raise_window_failure(comm_, lowest_failing_rank, failure);
+  return {global_next, report_progress};
+}
+
+}  // namespace rackscale::pdes

@@ -1,0 +1,65 @@
+#pragma once
+// Shared-memory windows: the ranks of one node exchange events and agree on each window's end through
+// memory they all map (MPI_Win_allocate_shared), not through messages. Each rank has a board other
+// ranks read: a window counter with its report for that window (earliest pending or sent event time,
+// failure, progress wish), and a clock, the time of the last event it handled, published as it goes.
+// Events cross in one single-producer ring per ordered pair of ranks.
+//
+// The windows are those of the other synchronizers, with one addition that removes most of the
+// waiting for the slowest rank: a rank that finished its window handles, while it waits, the events
+// below (the smallest clock of the ranks still in the window) + lookahead. A rank still in the window
+// handles nothing below its clock from then on, so it can send nothing earlier than clock + lookahead;
+// a rank that has finished sends only events of the next window or later. Events handled ahead stay
+// below the earliest possible end of the next window, so they are events that window would have
+// handled; each LP still sees its events in (time, source, sequence) order.
+#include <cstdint>
+#include <vector>
+
+#include <boost/mpi/communicator.hpp>
+#include <mpi.h>
+
+#include "pdes/shared_event_ring.hpp"
+#include "pdes/sync.hpp"
+
+namespace rackscale::pdes {
+
+class SharedMemorySync final : public Synchronizer {
+ public:
+  // Collective over comm. Throws std::invalid_argument unless every rank of comm is on this node.
+  explicit SharedMemorySync(boost::mpi::communicator comm);
+  ~SharedMemorySync() override;
+  SharedMemorySync(const SharedMemorySync&) = delete;
+  SharedMemorySync& operator=(const SharedMemorySync&) = delete;
+
+  WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, bool progress_wanted,
+                       const std::string& failure, EventQueue& queue, EngineStats& stats,
+                       AheadHandler& ahead) override;
+  [[nodiscard]] std::uint64_t events_between_publications() const override;
+  void publish(std::vector<std::vector<Event>>& outboxes, SimTime now) override;
+  [[nodiscard]] std::string_view name() const override { return "shared_memory"; }
+
+  // Collective over comm: whether every rank of comm shares memory with every other (one node).
+  [[nodiscard]] static bool available(const boost::mpi::communicator& comm);
+
+  // What a rank publishes; one per rank, at the start of its part of the shared segment.
+  struct Board;
+
+ private:
+  bool flush(std::vector<std::vector<Event>>& outboxes);  // false: a ring was full, something is left
+  void drain(EventQueue& queue, EngineStats& stats);
+  void relax(std::uint64_t& spins) const;
+
+  boost::mpi::communicator comm_;
+  int me_;
+  MPI_Comm node_ = MPI_COMM_NULL;
+  MPI_Win window_ = MPI_WIN_NULL;
+  std::vector<Board*> boards_;                   // per rank
+  std::vector<SharedEventRing*> to_;             // per peer: the ring this rank fills (nullptr for itself)
+  std::vector<SharedEventRing*> from_;           // per peer: the ring this rank empties
+  std::vector<std::size_t> handed_;              // per peer: outbox events already in its ring
+  std::vector<Event> arrivals_;
+  std::uint64_t windows_ = 0;
+  bool oversubscribed_ = false;                  // more ranks than processors: yield instead of spinning
+};
+
+}  // namespace rackscale::pdes
