@@ -146,7 +146,7 @@ void write_stages(Group& root, const wl::TrainingRunState& run) {
   write_replicated_column(g, "activations_bytes", memory(&M::activations), "bytes",
                           "per device: activations held at the schedule's peak");
   write_replicated_column(g, "communication_buffers_bytes", memory(&M::communication_buffers), "bytes",
-                          "per device: communicator buffers");
+                          "per device: communicator buffers and ring attention's receive buffers");
   std::vector<std::uint64_t> totals;
   for (const auto& m : r.memory) totals.push_back(m.total());
   write_replicated_column(g, "peak_memory_bytes", totals, "bytes", "per device: the sum of the five parts above");
@@ -154,6 +154,8 @@ void write_stages(Group& root, const wl::TrainingRunState& run) {
                           "the device's parameter shard before ZeRO (dense and expert)");
   write_replicated_column(g, "chunks_in_flight", memory(&M::chunks_in_flight), "activations",
                           "(model chunk, micro-batch) forwards held at the peak");
+  write_replicated_column(g, "ring_attention_buffers_bytes", memory(&M::ring_attention_buffers), "bytes",
+                          "per device, of communication_buffers_bytes: context parallelism's key/value blocks in flight");
 }
 
 void write_collectives(Group& root, const wl::TrainingRunState& run) {

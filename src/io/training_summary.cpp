@@ -127,6 +127,7 @@ nlohmann::ordered_json training_json(const models::Scenario& s, const wl::Traini
                       {"optimizer_states", mem.optimizer_states},
                       {"activations", mem.activations},
                       {"communication_buffers", mem.communication_buffers},
+                      {"ring_attention_buffers", mem.ring_attention_buffers},
                       {"total", mem.total()}});
   return {{"scenario", s.name},
           {"devices", r.devices},

@@ -9,6 +9,7 @@
 #include "config_test_support.hpp"
 #include "io/config/config_node.hpp"
 #include "io/config/presets.hpp"
+#include "io/config/scenario_loader.hpp"
 
 namespace rackscale::io::test {
 namespace {
@@ -69,7 +70,7 @@ TEST(Presets, TheRequiredOnesExist) {
                                     "mi300x", "tpu-v5p", "v100-sxm2-32gb"});
   has_all(PresetKind::nic, {"connectx6-hdr-200g", "connectx7-400g", "connectx8-800g"});
   has_all(PresetKind::switch_spec, {"quantum-qm8700-hdr", "quantum2-qm9700", "quantum-x800-q3400", "spectrum4-sn5600",
-                                    "nvswitch-gen3", "nvswitch-gen4-nvl72"});
+                                    "nvswitch-gen2", "nvswitch-gen3", "nvswitch-gen4-nvl72"});
 }
 
 TEST(Presets, FiguresFromTheReference) {
@@ -111,6 +112,37 @@ TEST(Presets, FiguresFromTheReference) {
   EXPECT_FALSE(mi300x.nvlink_multicast);
   EXPECT_EQ(load_switch_preset("nvswitch-gen3", dir).nvls_reduce_bandwidth, 274e9);
   EXPECT_EQ(qm8700.nvls_reduce_bandwidth, 0.0);
+
+  // Second-generation NVSwitch (DGX A100): NVLink3 links of 25 GB/s each way, 12 of them per A100 giving
+  // the reference's 600 GB/s bidirectional; 36 ports per chip; no in-switch reduction.
+  const auto gen2 = load_switch_preset("nvswitch-gen2", dir);
+  EXPECT_EQ(gen2.radix, 36u);
+  EXPECT_EQ(gen2.port_bandwidth, 25e9);
+  EXPECT_EQ(2 * 12 * gen2.port_bandwidth, 600e9);
+  EXPECT_EQ(gen2.nvls_reduce_bandwidth, 0.0);
+}
+
+// Every shipped scenario puts its GPUs on their own generation of NVSwitch: A100s (NVLink3, 12 links per
+// GPU) on nvswitch-gen2, H100s and H200s (NVLink4, 18 links) on nvswitch-gen3, and the scale-up bandwidth
+// each way is the GPU's links at the switch's per-link rate (the reference's 600 and 900 GB/s
+// bidirectional, halved).
+TEST(Presets, ScenariosUseTheirGpusNvSwitchGeneration) {
+  int checked = 0;
+  for (const char* folder : {"/configs/examples", "/configs/training", "/configs/clusters"})
+    for (const auto& entry : std::filesystem::directory_iterator(source_dir() + folder)) {
+      if (entry.path().extension() != ".yaml") continue;
+      SCOPED_TRACE(entry.path().string());
+      const models::Scenario s = load_scenario(entry.path().string(), {}, presets_dir());
+      const auto& up = s.cluster.scale_up;
+      if (up.kind != models::network::ScaleUpKind::nvswitch) continue;
+      const std::string& gpu = s.cluster.accelerator.name;
+      const bool a100 = gpu.rfind("a100", 0) == 0, hopper = gpu.rfind("h100", 0) == 0 || gpu.rfind("h200", 0) == 0;
+      if (!a100 && !hopper) continue;
+      EXPECT_EQ(up.switch_spec.name, a100 ? "nvswitch-gen2" : "nvswitch-gen3");
+      EXPECT_EQ(up.bandwidth, (a100 ? 12 : 18) * up.switch_spec.port_bandwidth);
+      ++checked;
+    }
+  EXPECT_GE(checked, 10);
 }
 
 TEST(Presets, UnknownNameListsTheAvailableOnes) {

@@ -76,7 +76,7 @@ cluster:
   nodes_per_rack: 4
   accelerator: a100-sxm4-80gb
   nic: connectx6-hdr-200g
-  scale_up: {{kind: nvswitch, domain_devices: 8, bandwidth: 300GB/s, efficiency: 0.68, latency: 500ns, switch: nvswitch-gen3}}
+  scale_up: {{kind: nvswitch, domain_devices: 8, bandwidth: 300GB/s, efficiency: 0.68, latency: 500ns, switch: nvswitch-gen2}}
   scale_out: {{topology: fat_tree, switch: quantum-qm8700-hdr, cable_latency: 50ns, fat_tree: {{tiers: 3}}}}
 workload:
   type: training

@@ -7,6 +7,7 @@
 #include "models/memory/infeasible_job.hpp"
 #include "models/memory/memory_check.hpp"
 #include "models/memory/memory_model.hpp"
+#include "models/workload/layer_costs.hpp"
 #include "models/workload/model_parameters.hpp"
 #include "workload_test_support.hpp"
 
@@ -143,6 +144,59 @@ TEST(Memory, WorkedExampleUnevenStages) {
   EXPECT_EQ(interleaved[1].activations, 1'226'833'920u);
   EXPECT_EQ(interleaved[0].parameters, 2u * 6'295'552u + 16'384'000u);
   EXPECT_EQ(interleaved[1].parameters, 4u * 6'295'552u + 2'048u + 16'384'000u);
+}
+
+// The worked example with context parallelism: the small GPT, b = 2, TP 2 with SP, CP 4, no pipeline, DP 1
+// on 8 devices, global batch 4 (m = 2). Each device holds s_q = 1024 / 4 = 256 tokens of every sequence,
+// N = b s_q = 512 tokens.
+//
+// Ring attention's key/value block: k = b s_q 2 g_t d 2 = 2 x 256 x 2 x 8 x 64 x 2 = 1,048,576 bytes
+// (g_t = 16 / 2 = 8 heads per TP rank, d = 1024 / 16 = 64). Forward: the block in hand and the one
+// arriving, 2 blocks. Backward, C = 4: messages 0 and 1 carry a block, message 2 a block and the partial
+// gradient of the block before, messages 3 and 4 a partial each: 1, 1, 2, 1, 1 blocks, and a device
+// holds the one it computes with and the one arriving, at most 1 + 2 = 3 blocks = 3,145,728 bytes.
+// Communicators: tensor, context and data (DP x CP = 4; the expert-data group is the data group):
+// 3 x 64 MiB = 201,326,592; with the ring's buffers 204,472,320.
+// Activations: 58,368 bytes per token per layer (the worked example's 119,537,664 over its 2,048
+// tokens; attention still counts every key, s_kv = s) x 512 tokens = 29,884,416 per layer, 8 layers;
+// embedding mask N h / t = 262,144; output layer N (4 h / t + 4 V / t) = 512 x 66,048 = 33,816,576;
+// one micro-batch in flight: 273,154,048.
+TEST(Memory, WorkedExampleContextParallelRingBuffers) {
+  TrainingSpec spec = small_gpt();
+  spec.parallel.tensor = 2;
+  spec.parallel.sequence_parallel = true;
+  spec.parallel.context = 4;
+  spec.parallel.micro_batch = 2;
+  spec.parallel.global_batch = 4;
+  const TrainingLayout l(spec, 8);
+  EXPECT_EQ(workload::LayerCosts(l).kv_block_bytes(), 1'048'576u);  // the block the ring sends
+  const MemoryBreakdown m = stage_memory(l, 0);
+  EXPECT_EQ(m.ring_attention_buffers, 3'145'728u);
+  EXPECT_EQ(m.communication_buffers, 201'326'592u + 3'145'728u);
+  EXPECT_EQ(m.activations, 273'154'048u);
+  EXPECT_EQ(m.chunks_in_flight, 1u);
+  EXPECT_EQ(m.total(), m.weights + m.gradients + m.optimizer_states + m.activations + m.communication_buffers);
+
+  // Other ring sizes (same micro-batch, so k = 2 x (1024 / C) x 2 x 8 x 64 x 2 = 4,194,304 / C bytes):
+  //   C = 2: one message of one block in each pass: 1 block, 2,097,152;
+  //   C = 8: messages 2 .. 6 carry a block and a partial: 4 blocks of 524,288, 2,097,152.
+  // Grouped-query attention with 4 KV heads (g_t = 2) and C = 4: 3 blocks of 262,144.
+  struct Row {
+    std::uint32_t context, kv_heads;
+    std::uint64_t buffers;
+  };
+  for (const Row& r : {Row{2, 16, 2'097'152}, Row{8, 16, 4 * 524'288}, Row{4, 4, 3 * 262'144}, Row{1, 16, 0}}) {
+    SCOPED_TRACE(r.context);
+    TrainingSpec other = spec;
+    other.parallel.context = r.context;
+    other.model.kv_heads = r.kv_heads;
+    other.parallel.global_batch = 16 / (2 * r.context) * 2;  // 16 devices: DP = 16 / (T C), m = 1
+    const TrainingLayout ol(other, 16);
+    EXPECT_EQ(ring_attention_buffer_bytes(ol), r.buffers);
+    EXPECT_EQ(stage_memory(ol, 0).ring_attention_buffers, r.buffers);
+  }
+  // Without context parallelism the worked example's buffers are the communicators' alone.
+  EXPECT_EQ(stage_memory(worked_example(0, Recompute::none), 0).ring_attention_buffers, 0u);
 }
 
 TEST(Memory, KorthikantiFormulaWithoutSequenceParallelism) {

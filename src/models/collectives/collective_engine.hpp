@@ -63,6 +63,9 @@ struct CollectiveOptions {
   // s + 1 may leave once piece k of step s has arrived). 0: no pipelining, one piece per message.
   std::uint64_t piece_bytes = 512 * 1024;
   std::uint32_t max_pieces = 32;  // pieces per message at most (bounds the event count)
+  // Flow control of the tree (tree.hpp): the receive buffer of one channel's connection, NCCL_BUFFSIZE's
+  // default; a sender may have max(1, window_bytes / piece) pieces outstanding on it. 0: unbounded.
+  std::uint64_t window_bytes = 4 * 1024 * 1024;
   // Path latencies for closed-form calls, shared by every engine of a rank (latency_cache.hpp). Null:
   // each engine keeps its own.
   std::shared_ptr<class LatencyCache> latencies;

@@ -151,11 +151,17 @@ CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& ca
       const std::uint32_t pairs = options.channels ? options.channels : (spanning ? rails : 1);
       std::uint32_t tree_channels = 2 * pairs;
       plan.pieces = pieces_for(options, S / tree_channels);
-      fit_index_space(2, tree_channels, plan.pieces, p);
+      fit_index_space(TreeMachine::kPhases, tree_channels, plan.pieces, p);
       tree_channels = std::max(2u, tree_channels - tree_channels % 2);
       plan.channels = tree_channels;
+      // NCCL's buffer per connection, in pieces (at least one: a piece larger than the buffer still goes).
+      const std::uint64_t piece = std::max<std::uint64_t>(1, S / tree_channels / plan.pieces);
+      const std::uint32_t window =
+          options.window_bytes == 0
+              ? 0
+              : static_cast<std::uint32_t>(std::clamp<std::uint64_t>(options.window_bytes / piece, 1, plan.pieces));
       plan.state = std::make_unique<TreeMachine>(collectives::tree_channels(layout, members, call.rank, tree_channels), S,
-                                                 plan.pieces);
+                                                 plan.pieces, window);
       return plan;
     }
     case Algorithm::halving_doubling: {

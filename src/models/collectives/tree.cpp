@@ -1,5 +1,6 @@
 #include "models/collectives/tree.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -30,14 +31,21 @@ std::vector<TreeChannel> tree_channels(const MemberLayout& layout, std::span<con
   return channels;
 }
 
-TreeMachine::TreeMachine(std::vector<TreeChannel> channels, std::uint64_t bytes, std::uint32_t pieces)
-    : channels_(std::move(channels)), bytes_(bytes), pieces_(pieces), state_(channels_.size() * pieces) {}
+TreeMachine::TreeMachine(std::vector<TreeChannel> channels, std::uint64_t bytes, std::uint32_t pieces,
+                         std::uint32_t window)
+    : channels_(std::move(channels)),
+      bytes_(bytes),
+      pieces_(pieces),
+      window_(window),
+      state_(channels_.size() * pieces),
+      progress_(channels_.size()) {}
 
 std::uint64_t TreeMachine::piece_bytes(std::uint32_t channel, std::uint32_t k) const noexcept {
   return split(split(bytes_, channels_.size(), channel), pieces_, k);
 }
 
 // Each piece of a channel goes up to the parent once (reduce) and down to every child once (broadcast).
+// Credits are zero-byte messages: they load no port.
 void TreeMachine::list_sends(std::vector<SentMessages>& out) const {
   for (std::uint32_t t = 0; t < channels_.size(); ++t) {
     const TreeChannel& ch = channels_[t];
@@ -48,44 +56,99 @@ void TreeMachine::list_sends(std::vector<SentMessages>& out) const {
 }
 
 void TreeMachine::begin(network::DeviceLp& device, Outbox& out) {
-  for (std::uint32_t t = 0; t < channels_.size(); ++t)
-    if (channels_[t].child_count == 0)
-      for (std::uint32_t k = 0; k < pieces_; ++k) reduced(device, out, t, k);
+  for (std::uint32_t t = 0; t < channels_.size(); ++t) pump_up(device, out, t);  // leaves send at once
 }
 
 void TreeMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) {
   const std::uint32_t k = index % pieces_;
-  const std::uint32_t phase = index / pieces_ % 2;
-  const std::uint32_t t = index / pieces_ / 2;
+  const std::uint32_t phase = index / pieces_ % kPhases;
+  const std::uint32_t t = index / pieces_ / kPhases;
   if (t >= channels_.size())
     throw std::logic_error(fmt::format("collective tree: device {} got message {} from device {} beyond its {} channels",
                                        device.device(), index, src_device, channels_.size()));
   PieceState& s = state_[t * pieces_ + k];
-  if (phase == 0) {
-    if (++s.reduced_from == channels_[t].child_count) reduced(device, out, t, k);
-  } else {
-    broadcast(device, out, t, k);
+  ChannelState& c = progress_[t];
+  switch (phase) {
+    case reduce_data:
+      ++s.reduced_from;
+      pump_up(device, out, t);
+      return;
+    case broadcast_data:
+      if (s.down)
+        throw std::logic_error(fmt::format("collective tree: device {} got piece {} of channel {} twice",
+                                           device.device(), k, t));
+      s.down = true;
+      pump_down(device, out, t);
+      return;
+    case reduce_credit:
+      ++c.up_credits;
+      pump_up(device, out, t);
+      return;
+    default: {
+      const TreeChannel& ch = channels_[t];
+      std::uint32_t i = 0;
+      while (i < ch.child_count && ch.children[i] != src_device) ++i;
+      if (i == ch.child_count)
+        throw std::logic_error(fmt::format("collective tree: device {} got a credit on channel {} from device {}, "
+                                           "which is not its child",
+                                           device.device(), t, src_device));
+      ++c.down_credits[i];
+      pump_down(device, out, t);
+      return;
+    }
   }
 }
 
-void TreeMachine::reduced(network::DeviceLp& device, Outbox& out, std::uint32_t channel, std::uint32_t k) {
-  const TreeChannel& ch = channels_[channel];
-  if (ch.parent != kNoPeer)
-    out.send(device, ch.parent, piece_bytes(channel, k), channel, index(channel, 0, k));
-  else
-    broadcast(device, out, channel, k);  // the root: piece k is fully reduced
+void TreeMachine::credit(network::DeviceLp& device, Outbox& out, std::uint32_t peer, std::uint32_t channel, Phase phase,
+                         std::uint32_t k) {
+  if (k < credits_per_connection()) out.send(device, peer, 0, channel, index(channel, phase, k));
 }
 
-void TreeMachine::broadcast(network::DeviceLp& device, Outbox& out, std::uint32_t channel, std::uint32_t k) {
-  PieceState& s = state_[channel * pieces_ + k];
-  if (s.done)
-    throw std::logic_error(fmt::format("collective tree: device {} got piece {} of channel {} twice", device.device(), k,
-                                       channel));
+// Passes reduced pieces up, in order, as far as the children's pieces and the parent's credits allow; a
+// piece passed up frees the children's buffer slots. At the root a reduced piece starts down instead.
+void TreeMachine::pump_up(network::DeviceLp& device, Outbox& out, std::uint32_t channel) {
   const TreeChannel& ch = channels_[channel];
-  for (std::uint32_t i = 0; i < ch.child_count; ++i)
-    out.send(device, ch.children[i], piece_bytes(channel, k), channel, index(channel, 1, k));
-  s.done = true;
-  ++done_;
+  ChannelState& c = progress_[channel];
+  bool reduced = false;
+  while (c.up_sent < pieces_ && state_[channel * pieces_ + c.up_sent].reduced_from == ch.child_count) {
+    const std::uint32_t k = c.up_sent;
+    if (ch.parent == kNoPeer) {  // the root: piece k is fully reduced
+      state_[channel * pieces_ + k].down = true;
+      reduced = true;
+    } else {
+      if (!may_send(c.up_sent, c.up_credits)) break;
+      out.send(device, ch.parent, piece_bytes(channel, k), channel, index(channel, reduce_data, k));
+      for (std::uint32_t i = 0; i < ch.child_count; ++i) credit(device, out, ch.children[i], channel, reduce_credit, k);
+    }
+    ++c.up_sent;
+  }
+  if (reduced) pump_down(device, out, channel);
+}
+
+// Sends the pieces that have come down to each child, in order, as far as that child's credits allow. A
+// piece sent to every child (a leaf: one that has arrived) is done and frees the parent's slot; at the
+// root it frees the children's reduce slots instead, since the root passes their data on downwards.
+void TreeMachine::pump_down(network::DeviceLp& device, Outbox& out, std::uint32_t channel) {
+  const TreeChannel& ch = channels_[channel];
+  ChannelState& c = progress_[channel];
+  const auto has = [&](std::uint32_t k) { return k < pieces_ && state_[channel * pieces_ + k].down; };
+  std::uint32_t everywhere = pieces_;  // pieces sent to every child
+  for (std::uint32_t i = 0; i < ch.child_count; ++i) {
+    std::uint32_t& sent = c.down_sent[i];
+    while (has(sent) && may_send(sent, c.down_credits[i])) {
+      out.send(device, ch.children[i], piece_bytes(channel, sent), channel, index(channel, broadcast_data, sent));
+      ++sent;
+    }
+    everywhere = std::min(everywhere, sent);
+  }
+  while (has(c.passed_down) && (ch.child_count == 0 || c.passed_down < everywhere)) {
+    const std::uint32_t k = c.passed_down++;
+    ++done_;
+    if (ch.parent != kNoPeer)
+      credit(device, out, ch.parent, channel, broadcast_credit, k);
+    else
+      for (std::uint32_t i = 0; i < ch.child_count; ++i) credit(device, out, ch.children[i], channel, reduce_credit, k);
+  }
 }
 
 }  // namespace rackscale::models::collectives

@@ -10,6 +10,19 @@
 // at once). The root then has piece k reduced and starts broadcasting it; every member forwards each
 // broadcast piece to its children as it arrives. Pieces pipeline through the tree.
 //
+// Flow control, as NCCL's connections have it: a receiver holds a sender's pieces in a buffer of
+// NCCL_BUFFSIZE (4 MiB) per channel and connection, so a sender may be at most W = buffer / piece pieces
+// (at least 1) ahead of what the receiver has passed on. A member passes a child's reduce piece k on when
+// it sends its own piece k up (the root: when it has sent piece k down to every child) and a parent's
+// broadcast piece k when it has sent it to every child (a leaf: on arrival), and then returns a zero-byte
+// credit for it. Only the first P - W credits of a connection are sent: the sender never waits for the
+// others, and a member's part is over when its own pieces are out, so no credit outlives its call.
+// Without the window (W = 0) every leaf would post all its pieces at once, and on a device's FIFO port
+// the chain's reduce pieces of the farthest channel would queue behind everything the nearer channels
+// had posted: at 4,096 H100s (512 domains of 8) the NICs started only when the chain had carried nearly
+// all of its reduce traffic, serializing NVLink and NIC time (8.90 ms in analytical fidelity against a
+// 5.71 ms NIC bound; docs/performance.md).
+//
 // Closed form used by the tests (pure double binary tree, p = 2^k members, one channel per tree, no
 // pipelining, no contention, children served in order so a second child waits g = S / (2 B) more):
 //   T = 2 k (a + S / (2 B)) + (k - 1) S / (2 B)
@@ -37,29 +50,53 @@ struct TreeChannel {
 
 class TreeMachine final : public CallState {
  public:
-  TreeMachine(std::vector<TreeChannel> channels, std::uint64_t bytes, std::uint32_t pieces);
+  // `window`: pieces a sender may have outstanding per connection (0: unbounded, no credits).
+  TreeMachine(std::vector<TreeChannel> channels, std::uint64_t bytes, std::uint32_t pieces, std::uint32_t window);
 
   void begin(network::DeviceLp& device, Outbox& out) override;
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;
   [[nodiscard]] bool finished() const override { return done_ == channels_.size() * pieces_; }
   void list_sends(std::vector<SentMessages>& out) const override;
 
+  // Message phases: data up and down, and the credits that return for each.
+  static constexpr std::uint32_t kPhases = 4;
+
  private:
+  enum Phase : std::uint32_t { reduce_data = 0, broadcast_data = 1, reduce_credit = 2, broadcast_credit = 3 };
   struct PieceState {
     std::uint32_t reduced_from = 0;  // children whose piece has arrived
-    bool done = false;
+    bool down = false;               // the reduced piece is here (broadcast received; the root: reduced)
   };
-  [[nodiscard]] std::uint32_t index(std::uint32_t channel, std::uint32_t phase, std::uint32_t k) const noexcept {
-    return (channel * 2 + phase) * pieces_ + k;
+  // A channel's progress; each count is of pieces, which every connection carries in order.
+  struct ChannelState {
+    std::uint32_t up_sent = 0;      // reduce pieces passed up (the root: found reduced)
+    std::uint32_t up_credits = 0;   // credits from the parent
+    std::uint32_t passed_down = 0;  // broadcast pieces sent to every child (or, a leaf, received)
+    std::array<std::uint32_t, 3> down_sent{};     // per child: broadcast pieces sent
+    std::array<std::uint32_t, 3> down_credits{};  // per child: credits back
+  };
+  [[nodiscard]] std::uint32_t index(std::uint32_t channel, Phase phase, std::uint32_t k) const noexcept {
+    return (channel * kPhases + phase) * pieces_ + k;
   }
   [[nodiscard]] std::uint64_t piece_bytes(std::uint32_t channel, std::uint32_t k) const noexcept;
-  void reduced(network::DeviceLp& device, Outbox& out, std::uint32_t channel, std::uint32_t k);
-  void broadcast(network::DeviceLp& device, Outbox& out, std::uint32_t channel, std::uint32_t k);
+  [[nodiscard]] bool may_send(std::uint32_t sent, std::uint32_t credits) const noexcept {
+    return window_ == 0 || sent - credits < window_;
+  }
+  // Credits a connection carries: one per piece the sender would otherwise wait for.
+  [[nodiscard]] std::uint32_t credits_per_connection() const noexcept {
+    return window_ == 0 || pieces_ <= window_ ? 0 : pieces_ - window_;
+  }
+  void credit(network::DeviceLp& device, Outbox& out, std::uint32_t peer, std::uint32_t channel, Phase phase,
+              std::uint32_t k);
+  void pump_up(network::DeviceLp& device, Outbox& out, std::uint32_t channel);
+  void pump_down(network::DeviceLp& device, Outbox& out, std::uint32_t channel);
 
   std::vector<TreeChannel> channels_;
   std::uint64_t bytes_;
   std::uint32_t pieces_;
+  std::uint32_t window_;
   std::vector<PieceState> state_;
+  std::vector<ChannelState> progress_;
   std::size_t done_ = 0;
 };
 

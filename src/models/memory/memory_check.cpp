@@ -145,6 +145,8 @@ std::string check_memory(const TrainingLayout& layout, const AcceleratorSpec& ac
       layout.virtual_stages() > 1 ? "model-chunk micro-batches"
                                   : (worst->chunks_in_flight == 1 ? "micro-batch" : "micro-batches"),
       format_gib(worst->communication_buffers));
+  if (worst->ring_attention_buffers > 0)
+    message += fmt::format(" (ring attention's blocks in flight {})", format_gib(worst->ring_attention_buffers));
   const auto changes = fitting_changes(layout, capacity);
   if (changes.empty())
     message +=

@@ -101,6 +101,17 @@ void in_flight_peak(const TrainingLayout& l, std::uint32_t stage, MemoryBreakdow
 
 }  // namespace
 
+std::uint64_t ring_attention_buffer_bytes(const TrainingLayout& l) {
+  const std::uint64_t C = l.context();
+  if (C <= 1) return 0;
+  const workload::TransformerSpec& m = l.model();
+  const std::uint64_t t = l.tensor();
+  const std::uint64_t g_t = m.kv_heads >= t ? m.kv_heads / t : 1;  // as the compute costs replicate them
+  const std::uint64_t block = std::uint64_t{l.parallel().micro_batch} * (m.sequence / C) * 2 * g_t * (m.hidden / m.heads) * 2;
+  // The backward's two messages of block and gradient partial outweigh the forward's two blocks.
+  return std::min<std::uint64_t>(C - 1, 4) * block;
+}
+
 std::uint64_t layer_activation_bytes(const TrainingLayout& l, std::uint32_t layer, Recompute policy) {
   return whole(bytes_for(l, layer_per_token(l, layer, policy)));
 }
@@ -153,7 +164,8 @@ MemoryBreakdown stage_memory(const TrainingLayout& l, std::uint32_t stage) {
     if (l.group_size(kind) > 1) ++communicators;
   // Without expert parallelism the expert-data group is the data group: one communicator, not two.
   if (l.expert() == 1 && l.group_size(GroupKind::data) > 1) --communicators;
-  out.communication_buffers = communicators * kCommunicatorBufferBytes;
+  out.ring_attention_buffers = ring_attention_buffer_bytes(l);
+  out.communication_buffers = communicators * kCommunicatorBufferBytes + out.ring_attention_buffers;
   return out;
 }
 

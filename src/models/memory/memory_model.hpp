@@ -37,8 +37,18 @@
 //
 // Communication buffers: 64 MiB per communicator the device uses (tensor, context, data, expert,
 // expert-data groups of more than one device, and one for pipeline point-to-point): a documented
-// default for NCCL's per-channel buffers (NCCL_BUFFSIZE 4 MiB x up to 16 channels). Not modelled: the
-// CUDA context, library workspaces and allocator fragmentation (typically 1-5 GiB; leave headroom).
+// default for NCCL's per-channel buffers (NCCL_BUFFSIZE 4 MiB x up to 16 channels).
+// Plus, with context parallelism (C > 1), ring attention's receive buffers: the key/value blocks of
+// other CP ranks in flight, k = b s_q 2 g_t d 2 bytes each (K and V of s_q = s / C tokens, bf16; the
+// message size of training_plan.hpp). In the forward pass (and its recomputation) a device holds the
+// block it computes with and the one arriving: min(C - 1, 2) blocks. In the backward pass message j of
+// the ring carries block j (j <= C - 2) and the gradient partial of block j - 1 (j >= 2), each k bytes,
+// and a device holds the message it computes with and the one arriving: at most min(C - 1, 4) blocks
+// (C = 2: 1, C = 3: 2, C = 4: 3, from C = 5 on 4: two messages of block and partial). Rings run one layer
+// at a time, so this is counted once, at the backward's min(C - 1, 4) k, on top of the activations'
+// peak (the stage's first backward runs while it holds that peak), as TransformerEngine's double-buffered
+// send/receive tensors are. Not modelled: the CUDA context, library workspaces and allocator
+// fragmentation (typically 1-5 GiB; leave headroom).
 #include <cstdint>
 #include <vector>
 
@@ -58,8 +68,9 @@ struct MemoryBreakdown {
   std::uint64_t gradients = 0;
   std::uint64_t optimizer_states = 0;
   std::uint64_t activations = 0;
-  std::uint64_t communication_buffers = 0;
+  std::uint64_t communication_buffers = 0;  // communicators and ring attention's receive buffers
   // Details.
+  std::uint64_t ring_attention_buffers = 0;   // of communication_buffers: the CP ring's blocks in flight
   std::uint64_t parameters = 0;               // the device's parameter shard before ZeRO (dense + expert)
   std::uint64_t chunks_in_flight = 0;         // (model chunk, micro-batch) forwards held at the peak
   std::uint64_t layer_activations = 0;        // one layer's bytes for one micro-batch (the largest)
@@ -69,6 +80,8 @@ struct MemoryBreakdown {
   }
 };
 
+// Ring attention's receive buffers on one device (see above): 0 without context parallelism.
+[[nodiscard]] std::uint64_t ring_attention_buffer_bytes(const workload::TrainingLayout& layout);
 // Bytes one layer keeps for one micro-batch on one device under `policy` (see above).
 [[nodiscard]] std::uint64_t layer_activation_bytes(const workload::TrainingLayout& layout, std::uint32_t layer,
                                                    workload::Recompute policy);

@@ -8,6 +8,7 @@
 
 #include "models/network/network_node_lp.hpp"
 #include "models/network/output_port.hpp"
+#include "models/network/router.hpp"
 
 namespace rackscale::models::network {
 
@@ -30,7 +31,10 @@ void ChunkFabric::send(NetworkNodeLp& source, const Message& message) {
     chunk.dst_node = dst;
     chunk.bytes = static_cast<std::uint32_t>(std::min(size, message.bytes - k * size));
     chunk.chunks_in_message = static_cast<std::uint32_t>(chunks);
-    chunk.tag = topology.router->start(src, dst, message.flow, k);
+    // Spraying hashes the chunk's own identity, the message as well as its index in it: with the index
+    // alone, chunk k of every message of a flow would take one path, and a flow of one-chunk messages
+    // (pieces no larger than the chunk size) would not be sprayed at all.
+    chunk.tag = topology.router->start(src, dst, message.flow, route_hash(message.id, k, 0));
     forward(source, chunk, 0);  // the data is all in memory: no tail to wait for
   }
 }

@@ -23,7 +23,9 @@ class Router {
   Router(const Router&) = delete;
   Router& operator=(const Router&) = delete;
 
-  // The tag of chunk `chunk` of flow `flow` from device node `src` to device node `dst`.
+  // The tag of a chunk of flow `flow` from device node `src` to device node `dst`; `chunk` is the chunk's
+  // own entropy for spraying (the chunk fabric hashes the message and the chunk's index in it; the
+  // analytical fabric and path queries pass 0).
   [[nodiscard]] virtual RouteTag start(std::uint32_t src, std::uint32_t dst, std::uint64_t flow,
                                        std::uint64_t chunk) const = 0;
   // The index of the output port of node `at` that the chunk takes next towards device node `dst`
