@@ -2,6 +2,7 @@
 // The LP of a topology node (device or switch): its output ports, and the event plumbing the fabric
 // needs. Node id == LP id.
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "models/network/network_context.hpp"
@@ -27,14 +28,25 @@ class NetworkNodeLp : public pdes::LogicalProcess {
     send(to, delay, kind, payload, aux);
   }
 
-  // Chunk fidelity: a chunk addressed to this node arrived; its tail is in at `tail_at`.
-  virtual void accept_chunk(const Chunk& chunk, pdes::SimTime tail_at) = 0;
+  // Chunk fidelity: the last chunk of a message addressed to this node arrived now (kMessageTail); the
+  // message's last byte is in at `tail_at`.
+  virtual void accept_message_tail(MessageId message, std::uint64_t bytes, pdes::SimTime tail_at) = 0;
   // Analytical fidelity: a whole message addressed to this node arrived now.
   virtual void accept_message(MessageId message, std::uint64_t bytes) = 0;
+
+  // Chunk fidelity, at the node before a message's destination: what has been forwarded to the
+  // destination so far of each message still incomplete there (ChunkFabric).
+  struct LastHop {
+    std::uint32_t chunks = 0;
+    std::uint64_t bytes = 0;
+    pdes::SimTime last_tail = 0;  // when the latest tail so far is in at the destination
+  };
+  [[nodiscard]] std::unordered_map<MessageId, LastHop>& last_hop() noexcept { return last_hop_; }
 
  private:
   NetworkContext& network_;
   std::vector<OutputPort> ports_;
+  std::unordered_map<MessageId, LastHop> last_hop_;
 };
 
 }  // namespace rackscale::models::network
