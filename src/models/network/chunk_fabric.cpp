@@ -57,8 +57,11 @@ void ChunkFabric::forward(NetworkNodeLp& at, Chunk chunk, pdes::SimTime tail_aft
   const pdes::SimTime head = at.current_time();
   const PortIndex index = topology.router->next_port(at.node(), chunk.dst_node, chunk.tag);
   const Port& port = topology.port(at.node(), index);
-  const pdes::SimTime serialize = serialization_time(chunk.bytes, port.bandwidth);
-  const Transmission tx = at.output_port(index).transmit(head, tail_after, serialize);
+  OutputPort& out = at.output_port(index);
+  const pdes::SimTime serialize = chunk.bytes == context_.spec.chunk_bytes && out.full_chunk_serialize > 0
+                                      ? out.full_chunk_serialize
+                                      : serialization_time(chunk.bytes, port.bandwidth);
+  const Transmission tx = out.transmit(head, tail_after, serialize);
   context_.counters.record(topology.port_id(at.node(), index), chunk.bytes, serialize, tx.start - head);
 
   pdes::SimTime ready;  // when the next node may forward it (its event time)

@@ -16,7 +16,11 @@ namespace rackscale::models::network {
 class NetworkNodeLp : public pdes::LogicalProcess {
  public:
   NetworkNodeLp(NodeId node, NetworkContext& network)
-      : LogicalProcess(node), network_(network), ports_(network.topology->nodes[node].port_count) {}
+      : LogicalProcess(node), network_(network), ports_(network.topology->nodes[node].port_count) {
+    for (PortIndex i = 0; i < ports_.size(); ++i)
+      if (const double bandwidth = network.topology->port(node, i).bandwidth; bandwidth > 0)
+        ports_[i].full_chunk_serialize = serialization_time(network.spec.chunk_bytes, bandwidth);
+  }
 
   [[nodiscard]] NodeId node() const noexcept { return id(); }
   [[nodiscard]] NetworkContext& network() noexcept { return network_; }

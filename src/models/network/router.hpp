@@ -6,7 +6,7 @@
 // Contract: all chunks of one message (same src, dst and flow, any chunk index) reach `dst` over the
 // same cable, even where they are sprayed or detoured on the way. The chunk fabric relies on it: the node
 // before the destination counts a message's chunks and tells the destination once (chunk_fabric.hpp).
-// tests/network/test_last_hop.cpp checks it for every topology and routing mode.
+// The topology tests check it for every topology and routing mode (expect_one_last_cable).
 #include <cstdint>
 #include <string_view>
 
