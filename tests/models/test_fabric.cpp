@@ -31,6 +31,7 @@ struct Outcome {
   std::uint64_t delivered = 0;
   SimTime first = 0;  // earliest flow completion
   SimTime last = 0;   // latest flow completion
+  std::uint64_t events = 0;  // handled, all ranks
 };
 
 // Runs a traffic pattern over the whole world, LPs placed in contiguous blocks of nodes.
@@ -44,8 +45,9 @@ Outcome run(const net::Topology& topology, const net::NetworkSpec& spec, const r
   const traffic::TrafficPlan plan(pattern, static_cast<std::uint32_t>(topology.device_count()), 1);
   traffic::TrafficStats stats;
   net::add_network_lps(engine, context, [&](std::uint32_t) { return std::make_unique<traffic::TrafficDevice>(plan, stats); });
-  (void)engine.run(pdes::kNever);
+  const pdes::EngineStats engine_stats = engine.run(pdes::kNever);
   Outcome out;
+  out.events = boost::mpi::all_reduce(world(), engine_stats.events_processed, std::plus<std::uint64_t>());
   out.delivered = boost::mpi::all_reduce(world(), stats.completion.count(), std::plus<std::uint64_t>());
   out.first = pdes::min_over_ranks(world(), stats.completion.count() ? stats.completion.min() : pdes::kNever);
   out.last = pdes::max_over_ranks(world(), stats.completion.max());
@@ -108,6 +110,23 @@ TEST(Fabric, CutThroughPartialLastChunk) {
   const Outcome out = run(t, spec, ring(15 * kChunk + kChunk / 4));
   EXPECT_EQ(out.last, 1'000'000 + 15 * net::serialization_time(kChunk, 25 * kGBps) +
                           net::serialization_time(kChunk / 4, 25 * kGBps));
+}
+
+// Each chunk costs one event per node it reaches before the destination; the destination hears of a
+// message once, from the node before it (kMessageTail), whatever its number of chunks. Two messages
+// (the ring of two devices) over 4 hops: 16 chunks instead of 1 add 2 x 15 x 3 events, not 2 x 15 x 4.
+TEST(Fabric, TheDestinationHearsOncePerMessage) {
+  const auto t = line();
+  for (const net::Forwarding forwarding : {net::Forwarding::cut_through, net::Forwarding::store_and_forward}) {
+    net::NetworkSpec spec;
+    spec.fidelity = net::Fidelity::chunk;
+    spec.chunk_bytes = kChunk;
+    spec.forwarding = forwarding;
+    const Outcome one = run(t, spec, ring(kChunk));
+    const Outcome sixteen = run(t, spec, ring(16 * kChunk));
+    EXPECT_EQ(sixteen.delivered, 2u);
+    EXPECT_EQ(sixteen.events - one.events, 2u * 15u * 3u);
+  }
 }
 
 // Store-and-forward: a tandem of h servers with identical customers finishes the last of n after

@@ -203,4 +203,12 @@ TEST(Dragonfly, EachGroupStartsANetworkRack) {
   }
 }
 
+// Valiant detours each chunk through its own intermediate group and spraying picks each chunk's global
+// cable, but the last hop is the destination router's terminal cable for all of them.
+TEST(Dragonfly, EveryChunkOfAMessageReachesItsDestinationOverOneCable) {
+  EXPECT_GT(expect_one_last_cable(build_topology(dragonfly(4, 2, 2, 5), RoutingMode::valiant)), 0u);
+  EXPECT_GT(expect_one_last_cable(build_topology(dragonfly(4, 2, 2, 5), RoutingMode::spray)), 0u);
+  EXPECT_EQ(expect_one_last_cable(build_topology(dragonfly(4, 2, 2, 5), RoutingMode::minimal)), 0u);
+}
+
 }  // namespace

@@ -268,4 +268,17 @@ TEST(FatTree, TheLeadsH100ClusterHasTheExpectedCounts) {
   EXPECT_EQ(route(t, 5, 98'303).hops(), 6u);
 }
 
+// Spraying scatters a message's chunks over every spine and core, but they all come down through the
+// destination's leaf and its one cable to the device (router.hpp's contract); so does ECMP.
+TEST(FatTree, EveryChunkOfAMessageReachesItsDestinationOverOneCable) {
+  EXPECT_GT(expect_one_last_cable(build_topology(k_ary(4), RoutingMode::spray)), 0u);
+  EXPECT_EQ(expect_one_last_cable(build_topology(k_ary(4), RoutingMode::ecmp)), 0u);
+  ClusterSpec nodes = fat_tree(8, 4, 8, 2);  // NVSwitch domains of 4 inside the nodes
+  with_scale_up(nodes, ScaleUpKind::nvswitch, 4);
+  EXPECT_GT(expect_one_last_cable(build_topology(nodes, RoutingMode::spray)), 0u);
+  ClusterSpec meshes = fat_tree(8, 4, 8, 2);
+  with_scale_up(meshes, ScaleUpKind::mesh, 4);
+  EXPECT_GT(expect_one_last_cable(build_topology(meshes, RoutingMode::spray)), 0u);
+}
+
 }  // namespace

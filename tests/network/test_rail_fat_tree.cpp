@@ -86,4 +86,8 @@ TEST(RailFatTree, ThreeTierGroupsWholeRailGroupsIntoPods) {
   });
 }
 
+TEST(RailFatTree, EveryChunkOfAMessageReachesItsDestinationOverOneCable) {
+  EXPECT_GT(expect_one_last_cable(build_topology(rail_tree(8, 4, 16, 2, 2), RoutingMode::spray)), 0u);
+}
+
 }  // namespace

@@ -117,4 +117,8 @@ TEST(Torus, RacksAreRackDimsBlocksNumberedXFirst) {
   EXPECT_EQ(t.nodes[10].device, 6u);
 }
 
+TEST(Torus, EveryChunkOfAMessageReachesItsDestinationOverOneCable) {
+  EXPECT_EQ(expect_one_last_cable(build_topology(torus({4, 3, 2}, {1, 1, 1}), RoutingMode::dimension_order)), 0u);
+}
+
 }  // namespace

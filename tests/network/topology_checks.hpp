@@ -121,6 +121,7 @@ inline void expect_well_formed(const Topology& t) {
 struct Route {
   std::vector<NodeId> nodes;  // src, ..., dst
   std::vector<LinkClass> links;
+  std::vector<PortIndex> ports;  // the port taken at each node but the last
   RouteTag start_tag;
   bool reached = false;
   [[nodiscard]] std::size_t hops() const { return links.size(); }
@@ -144,6 +145,7 @@ inline Route route(const Topology& t, std::uint32_t src, std::uint32_t dst, std:
     }
     const Port& p = t.port(at, index);
     r.links.push_back(p.link_class);
+    r.ports.push_back(index);
     at = p.peer;
     r.nodes.push_back(at);
   }
@@ -163,6 +165,38 @@ void expect_all_pairs(const Topology& t, Expected expected, std::uint64_t flow =
       ASSERT_EQ(r.hops(), static_cast<std::size_t>(expected(s, d))) << "device " << s << " -> " << d;
     }
   }
+}
+
+// The Router's contract (router.hpp) that the chunk fabric relies on: every chunk of a message reaches its
+// destination over the same cable, wherever spraying or detours take it on the way (the node before the
+// destination counts the message's chunks). Checks every ordered pair with `chunks` chunk indices; returns
+// how many pairs saw more than one path, so that a caller can show the routes did vary.
+inline std::size_t expect_one_last_cable(const Topology& t, std::uint64_t chunks = 32, std::uint64_t flow = 5) {
+  std::size_t varied = 0;
+  const auto n = static_cast<std::uint32_t>(t.device_count());
+  for (std::uint32_t s = 0; s < n; ++s) {
+    for (std::uint32_t d = 0; d < n; ++d) {
+      if (s == d) continue;
+      const Route first = route(t, s, d, flow + s, 0);
+      if (!first.reached) {
+        ADD_FAILURE() << "no route from device " << s << " to " << d;
+        return varied;
+      }
+      bool differs = false;
+      for (std::uint64_t chunk = 1; chunk < chunks; ++chunk) {
+        const Route r = route(t, s, d, flow + s, chunk);
+        if (!r.reached || r.nodes[r.nodes.size() - 2] != first.nodes[first.nodes.size() - 2] ||
+            r.ports.back() != first.ports.back()) {
+          ADD_FAILURE() << "device " << s << " -> " << d << ": chunk " << chunk
+                        << " reaches the destination over another cable than chunk 0";
+          return varied;
+        }
+        differs = differs || r.nodes != first.nodes;
+      }
+      varied += differs ? 1 : 0;
+    }
+  }
+  return varied;
 }
 
 }  // namespace topo_test

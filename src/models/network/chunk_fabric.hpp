@@ -12,6 +12,9 @@
 //                      (the first chunk crosses every link in turn; the rest follow at the pace of the
 //                      slowest link).
 // docs/network.md derives both.
+//
+// The destination device hears of a message once, when its last chunk arrives (kMessageTail, sent by
+// the node before it, which counts the chunks; see deliver()), instead of once per chunk.
 #include "models/network/fabric.hpp"
 #include "models/network/network_context.hpp"
 #include "models/network/network_events.hpp"
@@ -27,6 +30,9 @@ class ChunkFabric final : public Fabric {
  private:
   // Puts `chunk` on the output port of `at` that leads towards its destination.
   void forward(NetworkNodeLp& at, Chunk chunk, pdes::SimTime tail_after);
+  // `chunk` leaves `at` for its destination, where its head arrives at `arrival` and its tail at `tail_at`.
+  void deliver(NetworkNodeLp& at, NodeId destination, const Chunk& chunk, pdes::SimTime arrival,
+               pdes::SimTime tail_at);
 
   NetworkContext& context_;
 };

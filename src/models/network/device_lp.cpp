@@ -54,6 +54,7 @@ void DeviceLp::schedule(pdes::SimTime delay, pdes::EventKind kind, const pdes::P
 void DeviceLp::handle(const pdes::Event& event) {
   switch (event.kind) {
     case kChunkArrival:
+    case kMessageTail:
     case kMessageArrival:
       network().fabric->on_event(*this, event);
       break;
@@ -66,7 +67,7 @@ void DeviceLp::handle(const pdes::Event& event) {
         chunk.message = unit.id;
         chunk.bytes = static_cast<std::uint32_t>(unit.bytes);  // a unit is at most 2 GiB
         chunk.chunks_in_message = unit.units;
-        accept_chunk(chunk, event.time + unit.tail_after);
+        accept_unit(chunk, event.time + unit.tail_after);
       }
       break;
     }
@@ -79,7 +80,12 @@ void DeviceLp::handle(const pdes::Event& event) {
   }
 }
 
-void DeviceLp::accept_chunk(const Chunk& chunk, pdes::SimTime tail_at) {
+void DeviceLp::accept_message_tail(MessageId message, std::uint64_t bytes, pdes::SimTime tail_at) {
+  // The message is complete when its last tail is in, which may be after the last chunk's head.
+  schedule(tail_at - now(), kMessageComplete, {message, bytes, 0, 0});
+}
+
+void DeviceLp::accept_unit(const Chunk& chunk, pdes::SimTime tail_at) {
   Reassembly& r = reassembly_[chunk.message];
   ++r.chunks;
   r.bytes += chunk.bytes;

@@ -1,6 +1,6 @@
 #pragma once
-// A device (accelerator) as a network endpoint: it sends messages through its ports, reassembles the
-// chunks addressed to it, and hands complete messages to its behaviour (a traffic generator now, an
+// A device (accelerator) as a network endpoint: it sends messages through its ports, learns when the
+// messages addressed to it are in, and hands complete messages to its behaviour (a traffic generator now, an
 // accelerator program later). In a torus, devices also forward chunks for others.
 #include <cstdint>
 #include <memory>
@@ -54,10 +54,14 @@ class DeviceLp final : public NetworkNodeLp {
   [[nodiscard]] pdes::CounterRng& random() noexcept { return rng(); }
   [[nodiscard]] DeviceBehaviour& behaviour() noexcept { return *behaviour_; }
 
-  void accept_chunk(const Chunk& chunk, pdes::SimTime tail_at) override;
+  void accept_message_tail(MessageId message, std::uint64_t bytes, pdes::SimTime tail_at) override;
   void accept_message(MessageId message, std::uint64_t bytes) override;
 
  private:
+  // A unit of an NVLS delivery (kMultimemDelivery) of several units: reassembled here, as the switch
+  // sends each unit on its own. (Chunks are counted by the node before the destination: ChunkFabric.)
+  void accept_unit(const Chunk& chunk, pdes::SimTime tail_at);
+
   struct Reassembly {
     std::uint32_t chunks = 0;
     std::uint64_t bytes = 0;

@@ -17,6 +17,10 @@ enum NetworkEventKind : pdes::EventKind {
   kMultimemMulticast = 5,  // a unit of a multicast store reaches the scale-up switch
   kMultimemDelivery = 6,   // a unit of a reduced or multicast message reaches a device from its switch
   kMultimemSumReady = 7,   // self-event at a scale-up switch: a unit of a sum may start towards its owner
+  // Chunk fidelity: the last chunk of a message reaches its destination device, standing for all of them
+  // (payload: encode_message_tail). The node before the destination counts the chunks it forwards there
+  // and sends only this one event per message, at the time the last chunk's own event would have had.
+  kMessageTail = 8,
   // Device behaviours (traffic generators, accelerator programs) number their kinds from here.
   kFirstBehaviourKind = 100,
 };
@@ -41,5 +45,14 @@ struct Chunk {
 
 // A whole message (analytical fidelity): [0] id, [1] bytes.
 [[nodiscard]] pdes::Payload encode_message_arrival(MessageId id, std::uint64_t bytes) noexcept;
+
+// kMessageTail: [0] id, [1] the message's bytes, [2] when its last byte is in, after the event's time.
+struct MessageTail {
+  MessageId message = 0;
+  std::uint64_t bytes = 0;
+  pdes::SimTime tail_after = 0;
+};
+[[nodiscard]] pdes::Payload encode_message_tail(const MessageTail& tail) noexcept;
+[[nodiscard]] MessageTail decode_message_tail(const pdes::Event& event) noexcept;
 
 }  // namespace rackscale::models::network

@@ -2,6 +2,7 @@
 // The LP of a topology node (device or switch): its output ports, and the event plumbing the fabric
 // needs. Node id == LP id.
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "models/network/network_context.hpp"
@@ -15,7 +16,11 @@ namespace rackscale::models::network {
 class NetworkNodeLp : public pdes::LogicalProcess {
  public:
   NetworkNodeLp(NodeId node, NetworkContext& network)
-      : LogicalProcess(node), network_(network), ports_(network.topology->nodes[node].port_count) {}
+      : LogicalProcess(node), network_(network), ports_(network.topology->nodes[node].port_count) {
+    for (PortIndex i = 0; i < ports_.size(); ++i)
+      if (const double bandwidth = network.topology->port(node, i).bandwidth; bandwidth > 0)
+        ports_[i].full_chunk_serialize = serialization_time(network.spec.chunk_bytes, bandwidth);
+  }
 
   [[nodiscard]] NodeId node() const noexcept { return id(); }
   [[nodiscard]] NetworkContext& network() noexcept { return network_; }
@@ -27,14 +32,25 @@ class NetworkNodeLp : public pdes::LogicalProcess {
     send(to, delay, kind, payload, aux);
   }
 
-  // Chunk fidelity: a chunk addressed to this node arrived; its tail is in at `tail_at`.
-  virtual void accept_chunk(const Chunk& chunk, pdes::SimTime tail_at) = 0;
+  // Chunk fidelity: the last chunk of a message addressed to this node arrived now (kMessageTail); the
+  // message's last byte is in at `tail_at`.
+  virtual void accept_message_tail(MessageId message, std::uint64_t bytes, pdes::SimTime tail_at) = 0;
   // Analytical fidelity: a whole message addressed to this node arrived now.
   virtual void accept_message(MessageId message, std::uint64_t bytes) = 0;
+
+  // Chunk fidelity, at the node before a message's destination: what has been forwarded to the
+  // destination so far of each message still incomplete there (ChunkFabric).
+  struct LastHop {
+    std::uint32_t chunks = 0;
+    std::uint64_t bytes = 0;
+    pdes::SimTime last_tail = 0;  // when the latest tail so far is in at the destination
+  };
+  [[nodiscard]] std::unordered_map<MessageId, LastHop>& last_hop() noexcept { return last_hop_; }
 
  private:
   NetworkContext& network_;
   std::vector<OutputPort> ports_;
+  std::unordered_map<MessageId, LastHop> last_hop_;
 };
 
 }  // namespace rackscale::models::network

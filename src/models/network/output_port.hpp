@@ -23,6 +23,10 @@ struct Transmission {
 
 struct OutputPort {
   pdes::SimTime free_at = 0;  // when the serializer finishes what it has accepted so far
+  // serialization_time of a full chunk (network.chunk_size) at this port's bandwidth, kept next to
+  // free_at: every chunk of a message but its last is full, and the division is the hottest
+  // arithmetic of a chunk's hop. 0 where nobody set it (then it is computed each time).
+  pdes::SimTime full_chunk_serialize = 0;
 
   // A chunk whose head is ready at `head` and whose tail follows `tail_after` later (cut-through:
   // the previous link's pace; 0 when the whole chunk is already here) takes `serialize` on this port.

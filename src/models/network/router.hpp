@@ -2,6 +2,11 @@
 // Routing: which output port a chunk takes at each node. Routers are topology-specific arithmetic
 // (no tables), deterministic, and stateless apart from the small RouteTag each chunk carries, so the
 // same chunk takes the same path on any rank.
+//
+// Contract: all chunks of one message (same src, dst and flow, any chunk index) reach `dst` over the
+// same cable, even where they are sprayed or detoured on the way. The chunk fabric relies on it: the node
+// before the destination counts a message's chunks and tells the destination once (chunk_fabric.hpp).
+// The topology tests check it for every topology and routing mode (expect_one_last_cable).
 #include <cstdint>
 #include <string_view>
 

@@ -16,9 +16,9 @@ void SwitchLp::handle(const pdes::Event& event) {
 }
 
 // Messages are addressed to devices; reaching a switch as a destination is a routing bug.
-void SwitchLp::accept_chunk(const Chunk& chunk, pdes::SimTime /*tail_at*/) {
-  throw std::logic_error(fmt::format("switch node {} received a chunk of message {:#x} addressed to itself", node(),
-                                     chunk.message));
+void SwitchLp::accept_message_tail(MessageId message, std::uint64_t /*bytes*/, pdes::SimTime /*tail_at*/) {
+  throw std::logic_error(fmt::format("switch node {} received the chunks of message {:#x} addressed to itself", node(),
+                                     message));
 }
 
 void SwitchLp::accept_message(MessageId message, std::uint64_t /*bytes*/) {
