@@ -27,11 +27,11 @@ while [ "$i" -lt "$repeat" ]; do
 done | python3 -c '
 import json, statistics, sys
 pairs = [tuple(json.loads(part) for part in line.rstrip("\n").split("\t")) for line in sys.stdin if line.strip()]
-print("%-4s %14s %14s %8s %12s %12s" % ("run", "1 rank ev/s", "2 ranks ev/s", "ratio", "2r windows", "2r ahead"))
+print("%-4s %14s %14s %8s %12s" % ("run", "1 rank ev/s", "2 ranks ev/s", "ratio", "2r windows"))
 for k, (a, b) in enumerate(pairs, 1):
     assert a["checksum"] == b["checksum"] and a["events"] == b["events"], "results differ between rank counts"
-    print("%-4d %13.2fM %13.2fM %8.3f %12d %12d" % (k, a["events_per_s"] / 1e6, b["events_per_s"] / 1e6,
-          b["events_per_s"] / a["events_per_s"], b["windows"], b.get("events_ahead", 0)))
+    print("%-4d %13.2fM %13.2fM %8.3f %12d" % (k, a["events_per_s"] / 1e6, b["events_per_s"] / 1e6,
+          b["events_per_s"] / a["events_per_s"], b["windows"]))
 one = statistics.median(a["events_per_s"] for a, _ in pairs)
 two = statistics.median(b["events_per_s"] for _, b in pairs)
 ratios = sorted(b["events_per_s"] / a["events_per_s"] for a, b in pairs)

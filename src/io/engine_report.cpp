@@ -11,7 +11,6 @@ nlohmann::ordered_json rank_json(const pdes::EngineStats& s) {
           {"events", s.events_processed},
           {"remote_sent", s.remote_sent},
           {"remote_received", s.remote_received},
-          {"events_ahead", s.events_ahead},
           {"process_s", s.process_seconds},
           {"sync_s", s.sync_seconds},
           {"wall_s", s.wall_seconds},
@@ -21,12 +20,10 @@ nlohmann::ordered_json rank_json(const pdes::EngineStats& s) {
 
 std::string engine_table(const pdes::EngineTotals& totals) {
   using A = TextTable::Align;
-  TextTable table({"rank", "LPs", "events", "of them ahead", "sent remote", "received", "processing s", "sync s",
-                   "events/s", "peak MiB"},
-                  {A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right});
+  TextTable table({"rank", "LPs", "events", "sent remote", "received", "processing s", "sync s", "events/s", "peak MiB"},
+                  {A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right});
   const auto row = [&](const std::string& name, const pdes::EngineStats& s) {
-    table.add_row({name, with_commas(s.lps), with_commas(s.events_processed), with_commas(s.events_ahead),
-                   with_commas(s.remote_sent),
+    table.add_row({name, with_commas(s.lps), with_commas(s.events_processed), with_commas(s.remote_sent),
                    with_commas(s.remote_received), fmt::format("{:.3f}", s.process_seconds),
                    fmt::format("{:.3f}", s.sync_seconds), si_scaled(s.events_per_second()),
                    fmt::format("{:.0f}", static_cast<double>(s.peak_memory_bytes) / (1024.0 * 1024.0))});
@@ -43,7 +40,6 @@ nlohmann::ordered_json engine_json(const pdes::EngineTotals& totals) {
                            {"events_per_s", t.events_per_second()},
                            {"windows", t.windows},
                            {"remote_events", t.remote_sent},
-                           {"events_ahead", t.events_ahead},
                            {"process_s", t.process_seconds},
                            {"sync_s", t.sync_seconds},
                            {"lookahead_ps", t.lookahead == pdes::kNever ? nlohmann::ordered_json(nullptr)

@@ -172,8 +172,6 @@ void write_engine(Group& root, const pdes::Engine& engine, const pdes::EngineSta
   write_column(g, "remote_sent", rows, one(s.remote_sent), "events", "events sent to LPs on other ranks");
   write_column(g, "remote_received", rows, one(s.remote_received), "events", "events received from other ranks");
   write_column(g, "windows", rows, one(s.windows), "windows", "synchronization windows");
-  write_column(g, "events_ahead", rows, one(s.events_ahead), "events",
-               "of the events: handled while waiting at a window's end (shared_memory synchronizer)");
   write_column(g, "process_s", rows, one(s.process_seconds), "s", "wall time handling events");
   write_column(g, "sync_s", rows, one(s.sync_seconds), "s", "wall time in window exchanges, waiting included");
   write_column(g, "wall_s", rows, one(s.wall_seconds), "s", "wall time of the run (LP init, windows, LP finish)");

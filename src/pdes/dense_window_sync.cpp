@@ -35,7 +35,7 @@ DenseWindowSync::DenseWindowSync(boost::mpi::communicator comm)
 // request objects allocate per message and its wait_all polls request by request.
 WindowEnd DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
                                       bool progress_wanted, const std::string& failure, EventQueue& queue,
-                                      EngineStats& stats, AheadHandler& /*ahead*/) {
+                                      EngineStats& stats) {
   const int ranks = comm_.size();
   const int me = comm_.rank();
   const MPI_Comm comm(comm_);

@@ -119,34 +119,13 @@ void Engine::handle_until(SimTime limit) {
   while (queue_->pop_before(limit, event)) {
     now_ = event.time;
     local_by_id_[event.dst]->handle(event);
-    if (++stats_.events_processed == next_poll_) poll();
+    if (++stats_.events_processed == next_progress_poll_) poll_progress();
   }
 }
 
-void Engine::poll() {
-  next_poll_ += poll_interval_;
-  sync_->publish(outboxes_, now_);
-  // With one rank there are no window ends to report progress at (see run()).
-  if (comm_.size() == 1 && progress_->due(seconds_since(run_start_))) report_progress(now_);
-}
-
-bool Engine::handle_ahead(SimTime peers_floor) {
-  const SimTime bound = std::min(saturating_add(peers_floor, lookahead_), ahead_limit_);
-  if (!failure_.empty() || queue_->next_time() >= bound) return false;
-  const std::uint64_t before = stats_.events_processed;
-  const auto start = Clock::now();
-  try {
-    handle_until(bound);
-  } catch (const std::exception& e) {
-    failure_ = describe_failure(e);
-  }
-  ahead_seconds_ += seconds_since(start);
-  stats_.events_ahead += stats_.events_processed - before;
-  return true;
-}
-
-std::string Engine::describe_failure(const std::exception& e) const {
-  return fmt::format("rank {} at {}: {}", rank_, format_time(now_), e.what());
+void Engine::poll_progress() {
+  next_progress_poll_ += kEventsBetweenProgressPolls;
+  if (progress_->due(seconds_since(run_start_))) report_progress(now_);
 }
 
 void Engine::report_progress(SimTime simulated) {
@@ -157,13 +136,11 @@ void Engine::report_progress(SimTime simulated) {
   if (rank_ == 0) progress_->report({simulated, end_, all[0], {all[1], all[2]}, seconds_since(run_start_)});
 }
 
-SimTime Engine::end_window(Clock::time_point now) {
+SimTime Engine::end_window(const std::string& failure, Clock::time_point now) {
   const SimTime local_next = std::min(queue_->next_time(), earliest_sent_);
   earliest_sent_ = kNever;
   const bool progress_wanted = rank_ == 0 && progress_->due(seconds_between(run_start_, now));
-  // The failure as it stood when the window ended: one found while handling ahead waits for the next.
-  const std::string failure = failure_;
-  const WindowEnd agreed = sync_->end_window(outboxes_, local_next, progress_wanted, failure, *queue_, stats_, *this);
+  const WindowEnd agreed = sync_->end_window(outboxes_, local_next, progress_wanted, failure, *queue_, stats_);
   if (agreed.report_progress && agreed.global_next < end_) report_progress(agreed.global_next);
   return agreed.global_next;
 }
@@ -180,8 +157,7 @@ EngineStats Engine::run(SimTime end) {
     }
   } finish_progress{rank_ == 0 ? progress_.get() : nullptr};
   end_ = end;
-  poll_interval_ = comm_.size() == 1 ? kEventsBetweenProgressPolls : sync_->events_between_publications();
-  next_poll_ = poll_interval_;
+  if (comm_.size() == 1) next_progress_poll_ = kEventsBetweenProgressPolls;
   std::sort(owned_.begin(), owned_.end(), [](const auto& a, const auto& b) { return a->id() < b->id(); });
   stats_.lps = owned_.size();
 
@@ -191,41 +167,36 @@ EngineStats Engine::run(SimTime end) {
   stats_.lookahead = lookahead_;
 
   // A model exception on one rank must not leave the others blocked in the next exchange: it becomes
-  // this rank's failure message (failure_), and end_window() makes every rank throw it together. A rank
-  // that failed handles no more events.
+  // this rank's failure message, and end_window() makes every rank throw it together.
+  std::string failure;
+  const auto describe = [this](const std::exception& e) {
+    return fmt::format("rank {} at {}: {}", rank_, format_time(now_), e.what());
+  };
+
   now_ = 0;
   try {
     for (const auto& lp : owned_) lp->init();
   } catch (const std::exception& e) {
-    failure_ = describe_failure(e);
+    failure = describe(e);
   }
   // One clock reading per phase boundary: the hot loop of short windows pays two per window.
   auto mark = Clock::now();
-  ahead_limit_ = 0;
-  SimTime next = end_window(mark);
+  SimTime next = end_window(failure, mark);
   while (next < end_) {
     const SimTime limit = std::min(saturating_add(next, lookahead_), end_);
-    // Events handled ahead while waiting at this window's end are below the earliest possible end of
-    // the next window, since that one starts no earlier than this one's limit.
-    ahead_limit_ = std::min(saturating_add(limit, lookahead_), end_);
     const auto handled = Clock::now();
     stats_.sync_seconds += seconds_between(mark, handled);
-    if (failure_.empty()) {
-      try {
-        handle_until(limit);
-      } catch (const std::exception& e) {
-        failure_ = describe_failure(e);
-      }
+    try {
+      handle_until(limit);
+    } catch (const std::exception& e) {
+      failure = describe(e);
     }
     mark = Clock::now();
     stats_.process_seconds += seconds_between(handled, mark);
     ++stats_.windows;
-    next = end_window(mark);
+    next = end_window(failure, mark);
   }
   stats_.sync_seconds += seconds_since(mark);
-  // Time spent handling ahead was measured inside the exchanges.
-  stats_.sync_seconds -= ahead_seconds_;
-  stats_.process_seconds += ahead_seconds_;
 
   // now_ is the time of the last event this rank handled.
   stats_.final_time = max_over_ranks(comm_, now_);
@@ -233,11 +204,11 @@ EngineStats Engine::run(SimTime end) {
   try {
     for (const auto& lp : owned_) lp->finish();
   } catch (const std::exception& e) {
-    if (failure_.empty()) failure_ = describe_failure(e);
+    failure = describe(e);
   }
   const int lowest_failing_rank =
-      boost::mpi::all_reduce(comm_, failure_.empty() ? comm_.size() : rank_, boost::mpi::minimum<int>());
-  if (lowest_failing_rank < comm_.size()) raise_window_failure(comm_, lowest_failing_rank, failure_);
+      boost::mpi::all_reduce(comm_, failure.empty() ? comm_.size() : rank_, boost::mpi::minimum<int>());
+  if (lowest_failing_rank < comm_.size()) raise_window_failure(comm_, lowest_failing_rank, failure);
   stats_.wall_seconds = seconds_since(run_start_);
   stats_.peak_memory_bytes = peak_memory_bytes();
   return stats_;

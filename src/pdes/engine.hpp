@@ -4,7 +4,6 @@
 // sequential engine; with several ranks the windows are those of YAWNS / SST: a rank handles every
 // event earlier than (global next event time + lookahead), then the ranks exchange cross-rank events.
 #include <chrono>
-#include <exception>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -33,11 +32,11 @@ struct EngineOptions {
   std::shared_ptr<ProgressMonitor> progress = nullptr;
 };
 
-class Engine : private AheadHandler {
+class Engine {
  public:
   // `map` must have comm.size() ranks. Throws std::invalid_argument for bad options.
   Engine(boost::mpi::communicator comm, RankMap map, const EngineOptions& options);
-  ~Engine() override;
+  ~Engine();
   Engine(const Engine&) = delete;
   Engine& operator=(const Engine&) = delete;
 
@@ -82,10 +81,8 @@ class Engine : private AheadHandler {
                 std::uint32_t aux);
   [[noreturn]] void causality_error(const LogicalProcess& src, LpId dst, SimTime delay) const;
   void handle_until(SimTime limit);
-  bool handle_ahead(SimTime peers_floor) override;
-  SimTime end_window(std::chrono::steady_clock::time_point now);
-  void poll();
-  [[nodiscard]] std::string describe_failure(const std::exception& e) const;
+  SimTime end_window(const std::string& failure, std::chrono::steady_clock::time_point now);
+  void poll_progress();
   void report_progress(SimTime simulated);
 
   boost::mpi::communicator comm_;
@@ -109,14 +106,9 @@ class Engine : private AheadHandler {
   SimTime earliest_sent_ = kNever;  // earliest cross-rank event sent in this window
   bool ran_ = false;
   std::chrono::steady_clock::time_point run_start_;
-  // poll() runs whenever this many events have been handled: with one rank, to look at progress (the
-  // only window is the whole run); with several, as often as the synchronizer asks to publish (kNever
-  // for those that do not: their windows' ends serve).
-  std::uint64_t poll_interval_ = kNever;
-  std::uint64_t next_poll_ = kNever;
-  std::string failure_;             // this rank's failure message; empty while it has not failed
-  SimTime ahead_limit_ = 0;         // events handled ahead stay below this (see run())
-  double ahead_seconds_ = 0;        // wall time handling ahead, inside window exchanges
+  // With one rank the only window is the whole run, so progress is polled inside it, whenever this
+  // many events have been handled (kNever with several ranks: their windows' ends serve).
+  std::uint64_t next_progress_poll_ = kNever;
   EngineStats stats_;
 };
 

@@ -7,7 +7,6 @@
 #include <atomic>
 #include <bit>
 #include <cstring>
-#include <cstdlib>
 #include <new>
 #include <stdexcept>
 
@@ -22,13 +21,9 @@ struct SharedMemorySync::Board {
   alignas(64) std::atomic<std::uint64_t> window{0};      // the last window this rank finished
   std::array<std::atomic<std::uint64_t>, 2> next{};      // its report for window w is in slot w % 2:
   std::array<std::atomic<std::uint64_t>, 2> flags{};     //   earliest event time; bit 0 failed, bit 1 progress
-  alignas(64) std::atomic<std::uint64_t> clock{0};       // time of the last event it handled
 };
 
 namespace {
-// Events a rank handles between publications of its clock: often enough that a waiting rank follows
-// it closely, rarely enough that the publication (one store, and handing over the outboxes) is noise.
-constexpr std::uint64_t kEventsBetweenPublications = 16;
 // Spins on a board before a waiting rank starts yielding its processor.
 constexpr std::uint64_t kSpinsBeforeYield = 4096;
 constexpr std::uint64_t kFailed = 1;
@@ -152,8 +147,6 @@ SharedMemorySync::~SharedMemorySync() {
   if (node_ != MPI_COMM_NULL) MPI_Comm_free(&node_);
 }
 
-std::uint64_t SharedMemorySync::events_between_publications() const { static const std::uint64_t n = std::getenv("PUB") ? std::strtoull(std::getenv("PUB"), nullptr, 10) : kEventsBetweenPublications; return n; }
-
 bool SharedMemorySync::flush(std::vector<std::vector<Event>>& outboxes) {
   bool all = true;
   for (std::size_t peer = 0; peer < outboxes.size(); ++peer) {
@@ -169,13 +162,6 @@ bool SharedMemorySync::flush(std::vector<std::vector<Event>>& outboxes) {
     }
   }
   return all;
-}
-
-void SharedMemorySync::publish(std::vector<std::vector<Event>>& outboxes, SimTime now) {
-  // A clock promises that every event sent before it is visible: with events left over, keep the old one.
-  if (!flush(outboxes)) return;
-  std::atomic<std::uint64_t>& clock = boards_[static_cast<std::size_t>(me_)]->clock;
-  if (clock.load(std::memory_order_relaxed) != now) clock.store(now, std::memory_order_release);
 }
 
 void SharedMemorySync::drain(EventQueue& queue, EngineStats& stats) {
@@ -197,7 +183,7 @@ void SharedMemorySync::relax(std::uint64_t& spins) const {
 
 WindowEnd SharedMemorySync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
                                        bool progress_wanted, const std::string& failure, EventQueue& queue,
-                                       EngineStats& stats, AheadHandler& ahead) {
+                                       EngineStats& stats) {
   const int ranks = comm_.size();
   const std::uint64_t window = ++windows_;
   const std::size_t slot = window % 2;
@@ -217,23 +203,12 @@ WindowEnd SharedMemorySync::end_window(std::vector<std::vector<Event>>& outboxes
   spins = 0;
   for (;;) {
     bool everyone = true;
-    SimTime floor = kNever;
-    for (int rank = 0; rank < ranks; ++rank) {
-      if (rank == me_) continue;
-      const Board& board = *boards_[static_cast<std::size_t>(rank)];
-      if (board.window.load(std::memory_order_acquire) < window) {
-        everyone = false;
-        floor = std::min(floor, board.clock.load(std::memory_order_acquire));
-      }
-    }
-    // After reading the boards: whatever a rank sent before the clock or report read is in its ring.
+    for (int rank = 0; rank < ranks && everyone; ++rank)
+      everyone = rank == me_ || boards_[static_cast<std::size_t>(rank)]->window.load(std::memory_order_acquire) >= window;
+    // After reading the boards: whatever a rank sent before its report is in its ring.
     drain(queue, stats);
     if (everyone) break;
-    if (ahead.handle_ahead(floor)) {
-      spins = 0;
-    } else {
-      relax(spins);
-    }
+    relax(spins);
   }
 
   // A rank's report for this window stays until it finishes the window after next, which it cannot

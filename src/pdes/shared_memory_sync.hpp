@@ -1,17 +1,10 @@
 #pragma once
 // Shared-memory windows: the ranks of one node exchange events and agree on each window's end through
-// memory they all map (MPI_Win_allocate_shared), not through messages. Each rank has a board other
-// ranks read: a window counter with its report for that window (earliest pending or sent event time,
-// failure, progress wish), and a clock, the time of the last event it handled, published as it goes.
-// Events cross in one single-producer ring per ordered pair of ranks.
-//
-// The windows are those of the other synchronizers, with one addition that removes most of the
-// waiting for the slowest rank: a rank that finished its window handles, while it waits, the events
-// below (the smallest clock of the ranks still in the window) + lookahead. A rank still in the window
-// handles nothing below its clock from then on, so it can send nothing earlier than clock + lookahead;
-// a rank that has finished sends only events of the next window or later. Events handled ahead stay
-// below the earliest possible end of the next window, so they are events that window would have
-// handled; each LP still sees its events in (time, source, sequence) order.
+// memory they all map (MPI_Win_allocate_shared), not through messages. Each rank has a board the
+// others read: a window counter with its report for that window (earliest pending or sent event time,
+// failure, progress wish). Events cross in one single-producer ring per ordered pair of ranks. The
+// windows are those of the other synchronizers; only the exchange is cheaper (a store and a few loads
+// instead of a message round, docs/performance.md).
 #include <cstdint>
 #include <vector>
 
@@ -32,16 +25,13 @@ class SharedMemorySync final : public Synchronizer {
   SharedMemorySync& operator=(const SharedMemorySync&) = delete;
 
   WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, bool progress_wanted,
-                       const std::string& failure, EventQueue& queue, EngineStats& stats,
-                       AheadHandler& ahead) override;
-  [[nodiscard]] std::uint64_t events_between_publications() const override;
-  void publish(std::vector<std::vector<Event>>& outboxes, SimTime now) override;
+                       const std::string& failure, EventQueue& queue, EngineStats& stats) override;
   [[nodiscard]] std::string_view name() const override { return "shared_memory"; }
 
   // Collective over comm: whether every rank of comm shares memory with every other (one node).
   [[nodiscard]] static bool available(const boost::mpi::communicator& comm);
 
-  // What a rank publishes; one per rank, at the start of its part of the shared segment.
+  // What a rank tells the others; one per rank, at the start of its part of the shared segment.
   struct Board;
 
  private:

@@ -25,7 +25,7 @@ SparseWindowSync::SparseWindowSync(boost::mpi::communicator comm)
 
 WindowEnd SparseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
                                        bool progress_wanted, const std::string& failure, EventQueue& queue,
-                                       EngineStats& stats, AheadHandler& /*ahead*/) {
+                                       EngineStats& stats) {
   const int ranks = comm_.size();
   const int tag = kTags[window_++ % 2];
   std::vector<boost::mpi::request> sends;

@@ -15,8 +15,7 @@ class SparseWindowSync final : public Synchronizer {
  public:
   explicit SparseWindowSync(boost::mpi::communicator comm);
   WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, bool progress_wanted,
-                       const std::string& failure, EventQueue& queue, EngineStats& stats,
-                       AheadHandler& ahead) override;
+                       const std::string& failure, EventQueue& queue, EngineStats& stats) override;
   [[nodiscard]] std::string_view name() const override { return "sparse"; }
 
  private:

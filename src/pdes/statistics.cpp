@@ -29,7 +29,6 @@ EngineTotals gather_stats(const boost::mpi::communicator& comm, const EngineStat
     t.events_processed += s.events_processed;
     t.remote_sent += s.remote_sent;
     t.remote_received += s.remote_received;
-    t.events_ahead += s.events_ahead;
     t.process_seconds = std::max(t.process_seconds, s.process_seconds);
     t.sync_seconds = std::max(t.sync_seconds, s.sync_seconds);
     t.wall_seconds = std::max(t.wall_seconds, s.wall_seconds);

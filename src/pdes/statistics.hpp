@@ -16,7 +16,6 @@ struct EngineStats {
   std::uint64_t remote_sent = 0;        // events sent to LPs on other ranks
   std::uint64_t remote_received = 0;    // events received from other ranks
   std::uint64_t windows = 0;            // synchronization windows processed
-  std::uint64_t events_ahead = 0;       // of events_processed: handled while waiting at a window's end
   SimTime lookahead = kNever;           // window length bound (kNever: no cross-rank link)
   SimTime final_time = 0;               // latest event time handled on any rank (same on all ranks)
   double process_seconds = 0;           // wall time handling events
@@ -30,7 +29,7 @@ struct EngineStats {
 
   template <class Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
-    ar & rank & lps & events_processed & remote_sent & remote_received & windows & events_ahead & lookahead & final_time &
+    ar & rank & lps & events_processed & remote_sent & remote_received & windows & lookahead & final_time &
         process_seconds & sync_seconds & wall_seconds & peak_memory_bytes;
   }
 };

@@ -3,7 +3,6 @@
 // one starts. The engine handles every event earlier than (global next event time + lookahead), then
 // calls end_window(); implementations differ only in how the ranks exchange their cross-rank events
 // and agree on the global next event time.
-#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -16,17 +15,6 @@
 #include "pdes/statistics.hpp"
 
 namespace rackscale::pdes {
-
-// The engine's side of handling ahead: while a synchronizer waits for slower ranks at a window's end it
-// may offer this rank the events that are already safe (see SharedMemorySync). `peers_floor` is a time
-// no unfinished peer will handle anything below from now on; the engine handles its events earlier
-// than peers_floor + lookahead, capped at the end of the earliest possible next window.
-class AheadHandler {
- public:
-  virtual ~AheadHandler() = default;
-  // Returns whether it handled any event.
-  virtual bool handle_ahead(SimTime peers_floor) = 0;
-};
 
 // What the ranks agreed at a window's end.
 struct WindowEnd {
@@ -47,18 +35,8 @@ class Synchronizer {
   // this window. Rank 0's `progress_wanted` rides along with the exchange (other ranks' is ignored), so
   // every rank returns the same report_progress. If `failure` is non-empty this rank failed; when any
   // rank failed, every rank throws SimulationError carrying the message of the lowest failing rank.
-  // While waiting for other ranks a synchronizer may call ahead.handle_ahead(); the events sent from
-  // there go to `outboxes` and leave with the next window.
   virtual WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, bool progress_wanted,
-                               const std::string& failure, EventQueue& queue, EngineStats& stats,
-                               AheadHandler& ahead) = 0;
-
-  // Inside a window the engine calls this every events_between_publications() events with the time of
-  // the event it just handled: a synchronizer whose peers read this rank's clock as it goes may hand
-  // over the outboxes and publish `now` (every event this rank handles from here on is at or after
-  // it). The others do nothing, and ask never to be called.
-  [[nodiscard]] virtual std::uint64_t events_between_publications() const { return kNever; }
-  virtual void publish(std::vector<std::vector<Event>>& /*outboxes*/, SimTime /*now*/) {}
+                               const std::string& failure, EventQueue& queue, EngineStats& stats) = 0;
 
   [[nodiscard]] virtual std::string_view name() const = 0;
 };

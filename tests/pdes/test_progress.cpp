@@ -87,8 +87,7 @@ TickRun run_ticks(const std::string& sync) {
   return run;
 }
 
-// `handles_ahead`: the synchronizer may handle events of the next window while waiting at a window's end.
-void expect_reports_match_closed_form(const TickRun& run, bool handles_ahead = false) {
+void expect_reports_match_closed_form(const TickRun& run) {
   const auto& reports = run.monitor->reports;
   if (world().rank() != 0) {
     // Only rank 0 is asked and told.
@@ -117,11 +116,6 @@ void expect_reports_match_closed_form(const TickRun& run, bool handles_ahead = f
       // Polled in the middle of a time step: every LP's earlier ticks, and some of this step's.
       EXPECT_GE(r.events, kLps * before);
       EXPECT_LE(r.events, kLps * (before + 1));
-    } else if (handles_ahead) {
-      // The earlier ticks are done, and ranks may have handled some of the next ones ahead: those are
-      // below the earliest end of the next window, `simulated` + 35 ns, so at most 4 ticks per LP.
-      EXPECT_GE(r.events, kLps * before);
-      EXPECT_LE(r.events, kLps * (before + 4));
     } else {
       // At a window's end, `simulated` is the next event time: exactly the earlier ticks are done.
       EXPECT_EQ(r.events, kLps * before);
@@ -153,7 +147,7 @@ TEST(Progress, DenseReportsAgreeWithTheClosedForm) {
 
 TEST(Progress, SharedMemoryReportsAgreeWithTheClosedForm) {
   if (world().size() == 1) GTEST_SKIP() << "one rank runs sequentially";
-  expect_reports_match_closed_form(run_ticks("shared_memory"), true);
+  expect_reports_match_closed_form(run_ticks("shared_memory"));
 }
 
 TEST(Progress, SparseReportsAgreeWithTheClosedForm) {
