@@ -129,6 +129,26 @@ TEST(Fabric, TheDestinationHearsOncePerMessage) {
   }
 }
 
+// A zero-byte message (a credit, a synchronization) is one event after its path's latency in both
+// fidelities: 1000 ns over the four hops, and as many events in chunk fidelity as in analytical.
+TEST(Fabric, ZeroByteMessagesTakeThePathLatencyInOneEvent) {
+  const auto t = line();
+  net::NetworkSpec spec;
+  spec.fidelity = net::Fidelity::analytical;
+  const Outcome analytical = run(t, spec, ring(0));
+  for (const net::Forwarding forwarding : {net::Forwarding::cut_through, net::Forwarding::store_and_forward}) {
+    spec.fidelity = net::Fidelity::chunk;
+    spec.chunk_bytes = kChunk;
+    spec.forwarding = forwarding;
+    const Outcome chunked = run(t, spec, ring(0));
+    EXPECT_EQ(chunked.delivered, 2u);
+    EXPECT_EQ(chunked.first, 1'000'000);
+    EXPECT_EQ(chunked.last, 1'000'000);
+    EXPECT_EQ(chunked.events, analytical.events);
+  }
+  EXPECT_EQ(analytical.last, 1'000'000);
+}
+
 // Store-and-forward: a tandem of h servers with identical customers finishes the last of n after
 // sum_i(l_i + ser_i) + (n - 1) max_i ser_i.
 TEST(Fabric, StoreAndForwardPipelinesChunks) {

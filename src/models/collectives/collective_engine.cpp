@@ -33,9 +33,13 @@ class Engine final : public CollectiveEngine, private Outbox {
       throw std::invalid_argument(fmt::format("collective: device {} started call {} while a call with that key is "
                                               "still running",
                                               device.device(), call.key));
-    CallPlan plan = use_closed_form(cluster_, call, device.network().spec)
-                        ? plan_closed_form(cluster_, latencies(), call, closed_form_traffic(call))
-                        : plan_call(cluster_, call, options_);
+    CallPlan plan;
+    if (use_closed_form(cluster_, call, device.network().spec)) {
+      const CallMemo& memo = closed_form_memo(call);
+      plan = plan_closed_form(latencies(), call, memo.timing, memo.traffic);
+    } else {
+      plan = plan_call(cluster_, call, options_);
+    }
     Active a;
     a.record = {call.key, call.kind, plan.algorithm, call.bytes, static_cast<std::uint32_t>(call.members.size()),
                 device.time(), device.time()};
@@ -134,14 +138,14 @@ class Engine final : public CollectiveEngine, private Outbox {
   }
 
   // A device's program repeats the same few calls (its TP all-reduce of one size, its DP reduce-scatter
-  // of each bucket) thousands of times an iteration: their messages-mode traffic is remembered for the
-  // last few distinct calls. Member lists of up to kMemoMembers are kept and compared whole; larger
+  // of each bucket) thousands of times an iteration: their closed-form timing and messages-mode traffic
+  // are remembered for the last few distinct calls. Member lists of up to kMemoMembers are kept and compared whole; larger
   // groups (data parallelism over hundreds of devices, where recomputing the traffic of every call
   // dominated the run) are recognized by their size and a 64-bit fingerprint, since a device belongs
   // to only a handful of groups and keeping a copy of each would cost memory per device.
   static constexpr std::size_t kMemoEntries = 8;
   static constexpr std::size_t kMemoMembers = 64;
-  struct TrafficMemo {
+  struct CallMemo {
     CollectiveKind kind{};
     Algorithm algorithm{};
     std::uint64_t bytes = 0;
@@ -149,6 +153,7 @@ class Engine final : public CollectiveEngine, private Outbox {
     std::size_t member_count = 0;
     std::uint64_t fingerprint = 0;
     std::vector<std::uint32_t> members;  // empty for groups larger than kMemoMembers
+    ClosedFormTiming timing;
     std::shared_ptr<const CallTraffic> traffic;
   };
   static std::uint64_t fingerprint(const std::vector<std::uint32_t>& members) noexcept {
@@ -159,22 +164,29 @@ class Engine final : public CollectiveEngine, private Outbox {
     }
     return h;
   }
-  std::shared_ptr<const CallTraffic> closed_form_traffic(const CollectiveCall& call) {
+  const CallMemo& closed_form_memo(const CollectiveCall& call) {
     const std::uint64_t print = fingerprint(call.members);
     const bool small = call.members.size() <= kMemoMembers;
-    for (const TrafficMemo& m : memo_)
+    for (const CallMemo& m : memo_)
       if (m.traffic && m.kind == call.kind && m.algorithm == call.algorithm && m.bytes == call.bytes &&
           m.rank == call.rank && m.root == call.root && m.member_count == call.members.size() &&
           m.fingerprint == print && (!small || m.members == call.members))
-        return m.traffic;
-    auto traffic = std::make_shared<const CallTraffic>(messages_traffic(cluster_, call, options_));
-    memo_[next_memo_] = {call.kind,  call.algorithm, call.bytes,
-                         call.rank,  call.root,      call.members.size(),
-                         print,      small ? call.members : std::vector<std::uint32_t>{}, traffic};
+        return m;
+    CallMemo& m = memo_[next_memo_];
+    m = {call.kind,
+         call.algorithm,
+         call.bytes,
+         call.rank,
+         call.root,
+         call.members.size(),
+         print,
+         small ? call.members : std::vector<std::uint32_t>{},
+         time_closed_form(cluster_, call),
+         std::make_shared<const CallTraffic>(messages_traffic(cluster_, call, options_))};
     next_memo_ = (next_memo_ + 1) % kMemoEntries;
-    return traffic;
+    return m;
   }
-  std::array<TrafficMemo, kMemoEntries> memo_;
+  std::array<CallMemo, kMemoEntries> memo_;
   std::size_t next_memo_ = 0;
 
   // Made on first use when the caller shares none: a cache is 1 MiB, too much to give every device.

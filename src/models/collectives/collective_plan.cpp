@@ -93,18 +93,26 @@ CallTraffic messages_traffic(const network::ClusterSpec& cluster, const Collecti
   return traffic;
 }
 
-CallPlan plan_closed_form(const network::ClusterSpec& cluster, LatencyCache& latencies, const CollectiveCall& call,
-                          std::shared_ptr<const CallTraffic> traffic) {
+ClosedFormTiming time_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call) {
   const MemberLayout layout = analyse_members(cluster, call.members);
-  CallPlan plan;
-  plan.algorithm = resolve_algorithm(cluster, layout, call.kind, call.algorithm, call.bytes);
-  if (call.bytes == 0 || layout.members <= 1) return plan;
+  ClosedFormTiming timing;
+  timing.algorithm = resolve_algorithm(cluster, layout, call.kind, call.algorithm, call.bytes);
+  if (call.bytes == 0 || layout.members <= 1) return timing;
   // NCCL's model covers ring and tree (and here NVLS); the other algorithms are given the ring's time.
   const Algorithm modelled =
-      plan.algorithm == Algorithm::tree || plan.algorithm == Algorithm::nvls ? plan.algorithm : Algorithm::ring;
+      timing.algorithm == Algorithm::tree || timing.algorithm == Algorithm::nvls ? timing.algorithm : Algorithm::ring;
   const double seconds = predict(call.kind, modelled, call.bytes, fabric_figures(cluster, layout)).seconds;
-  plan.state = std::make_unique<ClosedFormMachine>(latencies, call.members, call.rank,
-                                                   static_cast<pdes::SimTime>(std::llround(seconds * 1e12)), call.key,
+  timing.exchanges = true;
+  timing.duration = static_cast<pdes::SimTime>(std::llround(seconds * 1e12));
+  return timing;
+}
+
+CallPlan plan_closed_form(LatencyCache& latencies, const CollectiveCall& call, const ClosedFormTiming& timing,
+                          std::shared_ptr<const CallTraffic> traffic) {
+  CallPlan plan;
+  plan.algorithm = timing.algorithm;
+  if (!timing.exchanges) return plan;
+  plan.state = std::make_unique<ClosedFormMachine>(latencies, call.members, call.rank, timing.duration, call.key,
                                                    std::move(traffic));
   return plan;
 }

@@ -44,11 +44,21 @@ struct CallPlan {
 [[nodiscard]] CallTraffic messages_traffic(const network::ClusterSpec& cluster, const CollectiveCall& call,
                                            const CollectiveOptions& options);
 
-// The call as a closed form (closed_form.hpp): NCCL's predicted time for the algorithm that would run,
-// charging `traffic` (messages_traffic of the call) to the ports.
+// A call's closed form: the algorithm that would run and NCCL's predicted time for it. A function of
+// the call's kind, requested algorithm, size and members only, so a device may remember it for the
+// calls it repeats.
+struct ClosedFormTiming {
+  Algorithm algorithm = Algorithm::ring;
+  bool exchanges = false;  // false: nothing to exchange (0 bytes or one member)
+  pdes::SimTime duration = 0;
+};
+[[nodiscard]] ClosedFormTiming time_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call);
+
+// The call as a closed form (closed_form.hpp) taking `timing` (time_closed_form of the call), charging
+// `traffic` (messages_traffic of the call) to the ports.
 class LatencyCache;
-[[nodiscard]] CallPlan plan_closed_form(const network::ClusterSpec& cluster, LatencyCache& latencies,
-                                        const CollectiveCall& call, std::shared_ptr<const CallTraffic> traffic);
+[[nodiscard]] CallPlan plan_closed_form(LatencyCache& latencies, const CollectiveCall& call,
+                                        const ClosedFormTiming& timing, std::shared_ptr<const CallTraffic> traffic);
 
 // The algorithm that runs for `requested` (never automatic). Throws std::invalid_argument for nvls on a
 // cluster without NVLS (nvls_unavailable()).

@@ -25,7 +25,7 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
   if (message.bytes == 0) {
     // A zero-byte message (a synchronization) loads no link: only its path's latency matters, which is
     // the same on every equal-cost path of the topologies built here. Remembered per pair.
-    source.emit(dst, zero_byte_latency(src, dst), kMessageArrival, arrival);
+    source.emit(dst, zero_byte_.between(src, dst), kMessageArrival, arrival);
     return;
   }
   RouteTag tag = topology.router->start(src, dst, message.flow, 0);
@@ -46,13 +46,6 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
     at = port.peer;
   }
   source.emit(dst, latency + serialization_time(message.bytes, bottleneck), kMessageArrival, arrival);
-}
-
-pdes::SimTime AnalyticalFabric::zero_byte_latency(NodeId src, NodeId dst) {
-  const std::uint64_t pair = (static_cast<std::uint64_t>(src) << 32) | dst;
-  LatencyEntry& e = latencies_[(pair * 0x9E3779B97F4A7C15ULL) >> (64 - kLatencyCacheBits)];
-  if (e.pair != pair) e = {pair, path_figures(*context_.topology, src, dst, 0).latency};
-  return e.latency;
 }
 
 void AnalyticalFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {

@@ -20,6 +20,14 @@ void ChunkFabric::send(NetworkNodeLp& source, const Message& message) {
     source.emit(src, 0, kMessageArrival, encode_message_arrival(message.id, message.bytes));
     return;
   }
+  if (message.bytes == 0) {
+    // A zero-byte message (a tree's credit, a synchronization) is modelled as in analytical fidelity:
+    // one event after its path's latency, queueing at no port. Carried as a chunk it cost an event per
+    // hop, as many as the data it paces, and changed the 4,096-device tree all-reduce by 0.3 %
+    // (docs/network.md, "Zero-byte messages").
+    source.emit(dst, zero_byte_.between(src, dst), kMessageArrival, encode_message_arrival(message.id, 0));
+    return;
+  }
   const std::uint64_t size = context_.spec.chunk_bytes;
   const std::uint64_t chunks = std::max<std::uint64_t>(1, (message.bytes + size - 1) / size);
   if (chunks > std::numeric_limits<std::uint32_t>::max())
@@ -40,7 +48,7 @@ void ChunkFabric::send(NetworkNodeLp& source, const Message& message) {
 }
 
 void ChunkFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
-  if (event.kind == kMessageArrival) {  // a device's message to itself
+  if (event.kind == kMessageArrival) {  // a device's message to itself, or a zero-byte message
     node.accept_message(event.payload[0], event.payload[1]);
     return;
   }

@@ -14,16 +14,18 @@
 // docs/network.md derives both.
 //
 // The destination device hears of a message once, when its last chunk arrives (kMessageTail, sent by
-// the node before it, which counts the chunks; see deliver()), instead of once per chunk.
+// the node before it, which counts the chunks; see deliver()), instead of once per chunk. A zero-byte
+// message is one event after its path's latency, as in analytical fidelity: it loads no port.
 #include "models/network/fabric.hpp"
 #include "models/network/network_context.hpp"
 #include "models/network/network_events.hpp"
+#include "models/network/path_latency_cache.hpp"
 
 namespace rackscale::models::network {
 
 class ChunkFabric final : public Fabric {
  public:
-  explicit ChunkFabric(NetworkContext& context) : context_(context) {}
+  explicit ChunkFabric(NetworkContext& context) : context_(context), zero_byte_(*context.topology, 14) {}
   void send(NetworkNodeLp& source, const Message& message) override;
   void on_event(NetworkNodeLp& node, const pdes::Event& event) override;
 
@@ -35,6 +37,7 @@ class ChunkFabric final : public Fabric {
                pdes::SimTime tail_at);
 
   NetworkContext& context_;
+  PathLatencyCache zero_byte_;  // latencies of zero-byte messages, shared by the rank's LPs
 };
 
 }  // namespace rackscale::models::network

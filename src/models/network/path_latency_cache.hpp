@@ -1,0 +1,31 @@
+#pragma once
+// Path latencies between nodes, remembered in a direct-mapped table. Zero-byte messages (a tree's
+// credits, synchronizations) and closed-form collectives ask for the same few pairs many thousands of
+// times an iteration. A pure function of the topology, so a hit and a miss give the same answer and a
+// rank's LPs may share one table. The latency is that of the path an equal-cost router picks for flow
+// 0; the topologies built here give every equal-cost path the same latency.
+#include <cstdint>
+#include <vector>
+
+#include "models/network/topology.hpp"
+#include "pdes/time.hpp"
+
+namespace rackscale::models::network {
+
+class PathLatencyCache {
+ public:
+  // 2^bits entries of 16 bytes.
+  PathLatencyCache(const Topology& topology, unsigned bits);
+  [[nodiscard]] pdes::SimTime between(NodeId src, NodeId dst);
+
+ private:
+  struct Entry {
+    std::uint64_t pair = ~std::uint64_t{0};
+    pdes::SimTime latency = 0;
+  };
+  const Topology& topology_;
+  unsigned bits_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace rackscale::models::network
