@@ -137,11 +137,12 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
       break;
     }
     case OpKind::collective: {
-      in_flight_[i] = {now, blocker_};
+      in_flight_.push_back({i, {now, blocker_}});
       collectives::CollectiveCall call;
       call.kind = op.collective;
       call.algorithm = op.algorithm;
       call.bytes = op.bytes;
+      call.members = std::move(members_);
       role_->group(op.group, call.members, call.rank);
       call.key = collective_key_of(i);
       const auto group = static_cast<std::size_t>(op.group);
@@ -155,10 +156,13 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
         t.longest = std::max(t.longest, took);
         finish_soon(device, i);
       });
+      // The engine keeps no reference to the list. A small one is kept for the next call (the frequent
+      // tensor-parallel groups); keeping a data-parallel group's would cost 3 KiB per device at 100k.
+      if (call.members.capacity() <= kKeptMembers) members_ = std::move(call.members);
       break;
     }
     case OpKind::send: {
-      in_flight_[i] = {now, blocker_};
+      in_flight_.push_back({i, {now, blocker_}});
       const std::uint64_t tag = pipeline_tag(pipeline_tag_of(op));
       waiting_ack_.emplace(tag | kAckBit, i);
       device.send_message(role_->peer(op.peer, op), op.bytes, (static_cast<std::uint64_t>(device.device()) << 32) | op.match,
@@ -167,7 +171,7 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
       break;
     }
     case OpKind::recv: {
-      in_flight_[i] = {now, blocker_};
+      in_flight_.push_back({i, {now, blocker_}});
       const std::uint64_t tag = pipeline_tag(pipeline_tag_of(op));
       if (arrived_.erase(tag) > 0)
         finish_soon(device, i);
@@ -285,7 +289,7 @@ void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
   blocker_ = wait_cause(op);
   blocker_op_ = i;
   if (op.kind != OpKind::compute) {
-    const auto it = in_flight_.find(i);
+    const auto it = std::find_if(in_flight_.begin(), in_flight_.end(), [i](const auto& e) { return e.first == i; });
     blocker_origin_ = it != in_flight_.end() ? it->second : InFlight{now, WaitCause::idle};
     if (it != in_flight_.end()) in_flight_.erase(it);
     spans_.op(i, iteration_, blocker_origin_.start, now);

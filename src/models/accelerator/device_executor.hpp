@@ -15,6 +15,7 @@
 #include <span>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "models/accelerator/device_role.hpp"
@@ -135,7 +136,9 @@ class DeviceExecutor final : public network::DeviceBehaviour {
     pdes::SimTime start = 0;
     WaitCause cause = WaitCause::idle;
   };
-  std::unordered_map<OpIndex, InFlight> in_flight_;
+  // At most one op per stream is in flight, so a short vector searched from the front beats a hash map
+  // (which allocated a node per op).
+  std::vector<std::pair<OpIndex, InFlight>> in_flight_;
   InFlight blocker_origin_;                   // InFlight of the blocker, when it was a communication op
   void charge_wait(pdes::SimTime from, pdes::SimTime to, WaitCause cause, OpIndex blocker);
   // The compute units, idle since compute_idle_since_, are busy again (or the iteration ends) at `now`,
@@ -145,7 +148,10 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   std::unordered_set<std::uint64_t> arrived_; // pipeline data that came before its recv started
   std::unordered_map<std::uint64_t, OpIndex> waiting_recv_;  // recv started, data not in yet
   std::unordered_map<std::uint64_t, OpIndex> waiting_ack_;   // send started, not acknowledged yet
-  std::vector<std::uint32_t> members_;        // scratch for collective groups
+  // A collective call's member list, kept between calls of at most kKeptMembers members so that filling
+  // it allocates nothing.
+  static constexpr std::size_t kKeptMembers = 64;
+  std::vector<std::uint32_t> members_;
   DeviceStats stats_;
   SpanRecorder& spans_;
   std::uint64_t ops_finished_ = 0;            // over all iterations

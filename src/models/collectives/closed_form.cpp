@@ -10,7 +10,7 @@ constexpr std::uint32_t kArrived = 0;
 constexpr std::uint32_t kRelease = 1;
 }  // namespace
 
-ClosedFormMachine::ClosedFormMachine(LatencyCache& latencies, std::vector<std::uint32_t> members, std::uint32_t rank,
+ClosedFormMachine::ClosedFormMachine(LatencyCache& latencies, std::span<const std::uint32_t> members, std::uint32_t rank,
                                      pdes::SimTime duration, std::uint32_t key,
                                      std::shared_ptr<const CallTraffic> traffic)
     : latencies_(latencies),
@@ -20,7 +20,7 @@ ClosedFormMachine::ClosedFormMachine(LatencyCache& latencies, std::vector<std::u
       duration_(duration),
       key_(key),
       traffic_(std::move(traffic)) {
-  if (rank_ == 0) members_ = std::move(members);  // only the leader sends to every member
+  if (rank_ == 0) members_.assign(members.begin(), members.end());  // only the leader sends to every member
 }
 
 pdes::SimTime ClosedFormMachine::latency(std::uint32_t from_device, std::uint32_t to_device) const {

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "models/collectives/call_state.hpp"
@@ -42,7 +43,7 @@ using CallTraffic = std::vector<PeerTraffic>;
 
 class ClosedFormMachine final : public CallState {
  public:
-  ClosedFormMachine(LatencyCache& latencies, std::vector<std::uint32_t> members, std::uint32_t rank,
+  ClosedFormMachine(LatencyCache& latencies, std::span<const std::uint32_t> members, std::uint32_t rank,
                     pdes::SimTime duration, std::uint32_t key, std::shared_ptr<const CallTraffic> traffic);
   void begin(network::DeviceLp& device, Outbox& out) override;
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;

@@ -12,7 +12,7 @@ namespace rackscale::models::collectives {
 // rank (CollectiveOptions::latencies).
 class LatencyCache {
  public:
-  explicit LatencyCache(const network::Topology& topology) : topology_(topology), nodes_(topology, 16) {}
+  explicit LatencyCache(const network::Topology& topology) : topology_(topology), nodes_(topology) {}
   [[nodiscard]] pdes::SimTime between(std::uint32_t a_device, std::uint32_t b_device) {
     return nodes_.between(topology_.devices[a_device], topology_.devices[b_device]);
   }

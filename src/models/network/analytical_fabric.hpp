@@ -11,7 +11,7 @@ namespace rackscale::models::network {
 
 class AnalyticalFabric final : public Fabric {
  public:
-  explicit AnalyticalFabric(NetworkContext& context) : context_(context), zero_byte_(*context.topology, 14) {}
+  explicit AnalyticalFabric(NetworkContext& context) : context_(context), zero_byte_(*context.topology) {}
   void send(NetworkNodeLp& source, const Message& message) override;
   void on_event(NetworkNodeLp& node, const pdes::Event& event) override;
 

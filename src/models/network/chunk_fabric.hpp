@@ -25,7 +25,7 @@ namespace rackscale::models::network {
 
 class ChunkFabric final : public Fabric {
  public:
-  explicit ChunkFabric(NetworkContext& context) : context_(context), zero_byte_(*context.topology, 14) {}
+  explicit ChunkFabric(NetworkContext& context) : context_(context), zero_byte_(*context.topology) {}
   void send(NetworkNodeLp& source, const Message& message) override;
   void on_event(NetworkNodeLp& node, const pdes::Event& event) override;
 

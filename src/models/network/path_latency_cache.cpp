@@ -4,8 +4,16 @@
 
 namespace rackscale::models::network {
 
-PathLatencyCache::PathLatencyCache(const Topology& topology, unsigned bits)
-    : topology_(topology), bits_(bits), entries_(std::size_t{1} << bits) {}
+namespace {
+unsigned bits_for(std::size_t devices) {
+  unsigned bits = 14;
+  while (bits < 20 && (std::size_t{1} << bits) < 4 * devices) ++bits;
+  return bits;
+}
+}  // namespace
+
+PathLatencyCache::PathLatencyCache(const Topology& topology)
+    : topology_(topology), bits_(bits_for(topology.device_count())), entries_(std::size_t{1} << bits_) {}
 
 pdes::SimTime PathLatencyCache::between(NodeId src, NodeId dst) {
   const std::uint64_t pair = (static_cast<std::uint64_t>(src) << 32) | dst;
