@@ -156,10 +156,12 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   acc::CollectiveTallies tallies;
   models::collectives::CollectiveOptions collective_options;
   collective_options.latencies = std::make_shared<models::collectives::LatencyCache>(topology);
+  wl::GroupDirectory groups(plan.layout);
   std::vector<std::pair<std::uint32_t, const acc::DeviceExecutor*>> executors;  // this rank's, by device
   net::add_network_lps(engine, network, [&](std::uint32_t device) {
     auto executor = std::make_unique<acc::DeviceExecutor>(
-        cluster.accelerator, indexes[plan.layout.role_of(device)], std::make_unique<wl::TrainingRole>(plan, device),
+        cluster.accelerator, indexes[plan.layout.role_of(device)],
+        std::make_unique<wl::TrainingRole>(plan, groups, device),
         models::collectives::make_collective_engine(cluster, topology, collective_options), tallies, spec.iterations,
         trace.recorder(device));
     executors.emplace_back(device, executor.get());

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/workload/group_directory.hpp"
 #include "models/workload/training_layout.hpp"
 #include "workload_test_support.hpp"
 
@@ -392,6 +393,24 @@ TEST(LayoutGroups, DeviceThirteenByHand) {
   EXPECT_EQ(l.rank_in_group(13, GroupKind::pipeline), 1u);
   EXPECT_EQ(l.group_size(GroupKind::data), 4u);
   EXPECT_EQ(l.group_size(GroupKind::expert_data), 2u);
+}
+
+// The rank's one copy of each group: every member gets the layout's list, members of one group share a
+// copy, and a kind has as many copies as groups (32 devices over the group size).
+TEST(LayoutGroups, TheDirectoryKeepsOneListPerGroup) {
+  const TrainingLayout l = grid_32();
+  GroupDirectory directory(l);
+  for (const GroupKind kind : {GroupKind::tensor, GroupKind::context, GroupKind::data, GroupKind::expert,
+                               GroupKind::expert_data, GroupKind::pipeline, GroupKind::world}) {
+    std::set<const Members*> copies;
+    for (std::uint32_t d = 0; d < 32; ++d) {
+      const auto members = directory.group(d, kind);
+      EXPECT_EQ(*members, l.group(d, kind));
+      EXPECT_EQ(directory.group(members->front(), kind), members);
+      copies.insert(members.get());
+    }
+    EXPECT_EQ(copies.size(), 32u / l.group(0, kind).size()) << static_cast<int>(kind);
+  }
 }
 
 TEST(LayoutGroups, EveryDeviceInExactlyOneGroupOfEachKind) {
