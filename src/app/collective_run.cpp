@@ -85,10 +85,7 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
       comm, std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
 
   const coll::FabricFigures figures = coll::fabric_figures(scenario.cluster, layout);
-  // One latency cache per rank, shared by every device's engine and every size (1 MiB each: one per
-  // device cost 4 GiB at 4,096 devices).
   coll::CollectiveOptions collective_options;
-  collective_options.latencies = std::make_shared<coll::LatencyCache>(topology);
   const auto run_start = std::chrono::steady_clock::now();
   for (std::uint64_t bytes = bench.min_bytes; bytes <= bench.max_bytes; bytes *= 2) {
     call.bytes = bytes;

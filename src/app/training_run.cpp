@@ -13,7 +13,6 @@
 
 #include "models/accelerator/device_executor.hpp"
 #include "models/collectives/collective_engine.hpp"
-#include "models/collectives/latency_cache.hpp"
 #include "models/memory/memory_check.hpp"
 #include "models/network/build_topology.hpp"
 #include "models/network/network_lps.hpp"
@@ -155,7 +154,6 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   net::NetworkContext network(topology, scenario.network);
   acc::CollectiveTallies tallies;
   models::collectives::CollectiveOptions collective_options;
-  collective_options.latencies = std::make_shared<models::collectives::LatencyCache>(topology);
   wl::GroupDirectory groups(plan.layout);
   std::vector<std::pair<std::uint32_t, const acc::DeviceExecutor*>> executors;  // this rank's, by device
   net::add_network_lps(engine, network, [&](std::uint32_t device) {

@@ -10,8 +10,8 @@ constexpr std::uint32_t kArrived = 0;
 constexpr std::uint32_t kRelease = 1;
 }  // namespace
 
-ClosedFormMachine::ClosedFormMachine(LatencyCache& latencies, std::span<const std::uint32_t> members, std::uint32_t rank,
-                                     pdes::SimTime duration, std::uint32_t key,
+ClosedFormMachine::ClosedFormMachine(network::PathLatencyCache& latencies, std::span<const std::uint32_t> members,
+                                     std::uint32_t rank, pdes::SimTime duration, std::uint32_t key,
                                      std::shared_ptr<const CallTraffic> traffic)
     : latencies_(latencies),
       leader_(members.front()),
@@ -24,7 +24,7 @@ ClosedFormMachine::ClosedFormMachine(LatencyCache& latencies, std::span<const st
 }
 
 pdes::SimTime ClosedFormMachine::latency(std::uint32_t from_device, std::uint32_t to_device) const {
-  return latencies_.between(from_device, to_device);
+  return latencies_.between_devices(from_device, to_device);
 }
 
 void ClosedFormMachine::begin(network::DeviceLp& device, Outbox& out) {

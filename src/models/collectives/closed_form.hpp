@@ -24,8 +24,8 @@
 #include <vector>
 
 #include "models/collectives/call_state.hpp"
-#include "models/collectives/latency_cache.hpp"
 #include "models/network/path.hpp"
+#include "models/network/path_latency_cache.hpp"
 #include "models/network/topology.hpp"
 #include "pdes/time.hpp"
 
@@ -43,7 +43,7 @@ using CallTraffic = std::vector<PeerTraffic>;
 
 class ClosedFormMachine final : public CallState {
  public:
-  ClosedFormMachine(LatencyCache& latencies, std::span<const std::uint32_t> members, std::uint32_t rank,
+  ClosedFormMachine(network::PathLatencyCache& latencies, std::span<const std::uint32_t> members, std::uint32_t rank,
                     pdes::SimTime duration, std::uint32_t key, std::shared_ptr<const CallTraffic> traffic);
   void begin(network::DeviceLp& device, Outbox& out) override;
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;
@@ -54,7 +54,7 @@ class ClosedFormMachine final : public CallState {
   void end_at(network::DeviceLp& device, Outbox& out, pdes::SimTime at);
   void release_if_all_here(network::DeviceLp& device, Outbox& out);
   [[nodiscard]] pdes::SimTime latency(std::uint32_t from_device, std::uint32_t to_device) const;
-  LatencyCache& latencies_;
+  network::PathLatencyCache& latencies_;
   std::uint32_t leader_;
   std::uint32_t member_count_;
   std::vector<std::uint32_t> members_;  // the leader's only

@@ -20,8 +20,7 @@ class Engine final : public CollectiveEngine, private Outbox {
   Engine(const network::ClusterSpec& cluster, const network::Topology& topology, const CollectiveOptions& options)
       : cluster_(cluster),
         topology_(topology),
-        options_(options),
-        latencies_(options.latencies) {}
+        options_(options) {}
 
   void start(network::DeviceLp& device, const CollectiveCall& call, Completion done) override {
     if (call.key >= accelerator::kCollectiveKeyLimit)
@@ -36,7 +35,7 @@ class Engine final : public CollectiveEngine, private Outbox {
     CallPlan plan;
     if (use_closed_form(cluster_, call, device.network().spec)) {
       const CallMemo& memo = closed_form_memo(call);
-      plan = plan_closed_form(latencies(), call, memo.timing, memo.traffic);
+      plan = plan_closed_form(device.network().latencies, call, memo.timing, memo.traffic);
     } else {
       plan = plan_call(cluster_, call, options_);
     }
@@ -139,10 +138,10 @@ class Engine final : public CollectiveEngine, private Outbox {
 
   // A device's program repeats the same few calls (its TP all-reduce of one size, its DP reduce-scatter
   // of each bucket) thousands of times an iteration: their closed-form timing and messages-mode traffic
-  // are remembered for the last few distinct calls. Member lists of up to kMemoMembers are kept and compared whole; larger
-  // groups (data parallelism over hundreds of devices, where recomputing the traffic of every call
-  // dominated the run) are recognized by their size and a 64-bit fingerprint, since a device belongs
-  // to only a handful of groups and keeping a copy of each would cost memory per device.
+  // are remembered for the last few distinct calls. Member lists of up to kMemoMembers are kept and
+  // compared whole; larger groups (data parallelism over hundreds of devices, where recomputing the
+  // traffic of every call dominated the run) are recognized by their size and a 64-bit fingerprint, since
+  // a device belongs to only a handful of groups and keeping a copy of each would cost memory per device.
   static constexpr std::size_t kMemoEntries = 8;
   static constexpr std::size_t kMemoMembers = 64;
   struct CallMemo {
@@ -189,12 +188,6 @@ class Engine final : public CollectiveEngine, private Outbox {
   std::array<CallMemo, kMemoEntries> memo_;
   std::size_t next_memo_ = 0;
 
-  // Made on first use when the caller shares none: a cache is 1 MiB, too much to give every device.
-  LatencyCache& latencies() {
-    if (!latencies_) latencies_ = std::make_shared<LatencyCache>(topology_);
-    return *latencies_;
-  }
-
   SendPacer& pacer() {
     if (!pacer_) pacer_ = std::make_unique<SendPacer>(topology_);
     return *pacer_;
@@ -214,7 +207,6 @@ class Engine final : public CollectiveEngine, private Outbox {
   std::unordered_map<std::uint32_t, std::vector<network::Delivery>> early_;
   std::uint32_t key_ = 0;  // the call whose state is sending
   std::unique_ptr<SendPacer> pacer_;
-  std::shared_ptr<LatencyCache> latencies_;
 };
 }  // namespace
 

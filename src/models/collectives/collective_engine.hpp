@@ -66,9 +66,6 @@ struct CollectiveOptions {
   // Flow control of the tree (tree.hpp): the receive buffer of one channel's connection, NCCL_BUFFSIZE's
   // default; a sender may have max(1, window_bytes / piece) pieces outstanding on it. 0: unbounded.
   std::uint64_t window_bytes = 4 * 1024 * 1024;
-  // Path latencies for closed-form calls, shared by every engine of a rank (latency_cache.hpp). Null:
-  // each engine keeps its own.
-  std::shared_ptr<class LatencyCache> latencies;
 };
 
 class CollectiveEngine {

@@ -107,8 +107,8 @@ ClosedFormTiming time_closed_form(const network::ClusterSpec& cluster, const Col
   return timing;
 }
 
-CallPlan plan_closed_form(LatencyCache& latencies, const CollectiveCall& call, const ClosedFormTiming& timing,
-                          std::shared_ptr<const CallTraffic> traffic) {
+CallPlan plan_closed_form(network::PathLatencyCache& latencies, const CollectiveCall& call,
+                          const ClosedFormTiming& timing, std::shared_ptr<const CallTraffic> traffic) {
   CallPlan plan;
   plan.algorithm = timing.algorithm;
   if (!timing.exchanges) return plan;

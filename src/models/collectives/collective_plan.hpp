@@ -56,8 +56,7 @@ struct ClosedFormTiming {
 
 // The call as a closed form (closed_form.hpp) taking `timing` (time_closed_form of the call), charging
 // `traffic` (messages_traffic of the call) to the ports.
-class LatencyCache;
-[[nodiscard]] CallPlan plan_closed_form(LatencyCache& latencies, const CollectiveCall& call,
+[[nodiscard]] CallPlan plan_closed_form(network::PathLatencyCache& latencies, const CollectiveCall& call,
                                         const ClosedFormTiming& timing, std::shared_ptr<const CallTraffic> traffic);
 
 // The algorithm that runs for `requested` (never automatic). Throws std::invalid_argument for nvls on a

@@ -5,19 +5,17 @@
 // receiver; the delay is at least the latency of any link the path crosses, so at least the lookahead.
 #include "models/network/fabric.hpp"
 #include "models/network/network_context.hpp"
-#include "models/network/path_latency_cache.hpp"
 
 namespace rackscale::models::network {
 
 class AnalyticalFabric final : public Fabric {
  public:
-  explicit AnalyticalFabric(NetworkContext& context) : context_(context), zero_byte_(*context.topology) {}
+  explicit AnalyticalFabric(NetworkContext& context) : context_(context) {}
   void send(NetworkNodeLp& source, const Message& message) override;
   void on_event(NetworkNodeLp& node, const pdes::Event& event) override;
 
  private:
   NetworkContext& context_;
-  PathLatencyCache zero_byte_;  // latencies of zero-byte messages, shared by the rank's LPs
 };
 
 }  // namespace rackscale::models::network

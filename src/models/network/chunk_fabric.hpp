@@ -19,13 +19,12 @@
 #include "models/network/fabric.hpp"
 #include "models/network/network_context.hpp"
 #include "models/network/network_events.hpp"
-#include "models/network/path_latency_cache.hpp"
 
 namespace rackscale::models::network {
 
 class ChunkFabric final : public Fabric {
  public:
-  explicit ChunkFabric(NetworkContext& context) : context_(context), zero_byte_(*context.topology) {}
+  explicit ChunkFabric(NetworkContext& context) : context_(context) {}
   void send(NetworkNodeLp& source, const Message& message) override;
   void on_event(NetworkNodeLp& node, const pdes::Event& event) override;
 
@@ -37,7 +36,6 @@ class ChunkFabric final : public Fabric {
                pdes::SimTime tail_at);
 
   NetworkContext& context_;
-  PathLatencyCache zero_byte_;  // latencies of zero-byte messages, shared by the rank's LPs
 };
 
 }  // namespace rackscale::models::network

@@ -1,10 +1,11 @@
 #pragma once
 // What every network LP on a rank shares: the (immutable) topology and network settings, the fabric
-// policy, and the rank's port counters.
+// policy, the rank's port counters and its path-latency cache.
 #include <memory>
 
 #include "models/network/cluster_spec.hpp"
 #include "models/network/fabric.hpp"
+#include "models/network/path_latency_cache.hpp"
 #include "models/network/port_counters.hpp"
 #include "models/network/topology.hpp"
 
@@ -14,10 +15,11 @@ struct NetworkContext {
   const Topology* topology = nullptr;
   NetworkSpec spec;
   PortCounters counters;
+  PathLatencyCache latencies;  // zero-byte messages, closed-form collectives
   std::unique_ptr<Fabric> fabric;
 
   NetworkContext(const Topology& topo, const NetworkSpec& network_spec)
-      : topology(&topo), spec(network_spec), counters(topo.ports.size()) {
+      : topology(&topo), spec(network_spec), counters(topo.ports.size()), latencies(topo) {
     fabric = make_fabric(*this);
   }
 };

@@ -2,7 +2,7 @@
 // Path latencies between nodes, remembered in a direct-mapped table. Zero-byte messages (a tree's
 // credits, synchronizations) and closed-form collectives ask for the same few pairs many thousands of
 // times an iteration. A pure function of the topology, so a hit and a miss give the same answer and a
-// rank's LPs may share one table. The latency is that of the path an equal-cost router picks for flow
+// rank's LPs share one table (NetworkContext::latencies). The latency is that of the path an equal-cost router picks for flow
 // 0; the topologies built here give every equal-cost path the same latency.
 #include <cstdint>
 #include <vector>
@@ -19,6 +19,9 @@ class PathLatencyCache {
   // the lookups walked the path again.
   explicit PathLatencyCache(const Topology& topology);
   [[nodiscard]] pdes::SimTime between(NodeId src, NodeId dst);
+  [[nodiscard]] pdes::SimTime between_devices(std::uint32_t src_device, std::uint32_t dst_device) {
+    return between(topology_.devices[src_device], topology_.devices[dst_device]);
+  }
 
  private:
   struct Entry {
