@@ -17,11 +17,28 @@
 
 namespace rackscale::pdes {
 
+// Placed on a 64-byte boundary. It is followed by one ring position per rank: how many events this
+// rank has put in its ring to that rank. Up to 3 ranks the whole board is one cache line, so a rank
+// waiting on it sees the window number and its new events in one transfer (docs/engine.md).
 struct SharedMemorySync::Board {
-  alignas(64) std::atomic<std::uint64_t> window{0};      // the last window this rank finished
-  std::array<std::atomic<std::uint64_t>, 2> next{};      // its report for window w is in slot w % 2:
-  std::array<std::atomic<std::uint64_t>, 2> flags{};     //   earliest event time; bit 0 failed, bit 1 progress
+  std::atomic<std::uint64_t> window{0};      // the last window this rank finished
+  std::array<std::atomic<std::uint64_t>, 2> next{};   // its report for window w is in slot w % 2:
+  std::array<std::atomic<std::uint64_t>, 2> flags{};  //   earliest event time; bit 0 failed, bit 1 progress
+
+  [[nodiscard]] static std::size_t bytes_for(int ranks) {
+    return sizeof(Board) + static_cast<std::size_t>(ranks) * sizeof(SharedEventRing::Position);
+  }
+  static Board* create(void* memory, int ranks) {
+    auto* board = new (memory) Board;
+    for (int rank = 0; rank < ranks; ++rank) new (&board->sent_to(rank)) SharedEventRing::Position(0);
+    return board;
+  }
+  // The tail of this rank's ring to `rank`.
+  SharedEventRing::Position& sent_to(int rank) {
+    return reinterpret_cast<SharedEventRing::Position*>(this + 1)[rank];
+  }
 };
+static_assert(sizeof(SharedMemorySync::Board) % alignof(SharedEventRing::Position) == 0);
 
 namespace {
 // Spins on a board before a waiting rank starts yielding its processor.
@@ -97,7 +114,8 @@ SharedMemorySync::SharedMemorySync(boost::mpi::communicator comm)
       boards_(static_cast<std::size_t>(comm_.size()), nullptr),
       to_(static_cast<std::size_t>(comm_.size()), nullptr),
       from_(static_cast<std::size_t>(comm_.size()), nullptr),
-      handed_(static_cast<std::size_t>(comm_.size()), 0) {
+      handed_(static_cast<std::size_t>(comm_.size()), 0),
+      known_heads_(static_cast<std::size_t>(comm_.size()), 0) {
   if (node_ == MPI_COMM_NULL)
     throw std::invalid_argument(fmt::format(
         "synchronizer 'shared_memory' needs every rank on one node; this run's {} ranks do not all share "
@@ -106,7 +124,7 @@ SharedMemorySync::SharedMemorySync(boost::mpi::communicator comm)
   const int ranks = comm_.size();
   const std::size_t capacity = ring_capacity(ranks);
   const std::size_t ring_bytes = SharedEventRing::bytes_for(capacity);
-  const std::size_t board_bytes = align_up(sizeof(Board));
+  const std::size_t board_bytes = align_up(Board::bytes_for(ranks));
   // One extra cache line, so each part can start on a 64-byte boundary whatever MPI returns.
   const std::size_t part_bytes = 64 + board_bytes + static_cast<std::size_t>(ranks - 1) * ring_bytes;
 
@@ -123,7 +141,7 @@ SharedMemorySync::SharedMemorySync(boost::mpi::communicator comm)
     const int index = source < owner ? source : source - 1;
     return static_cast<char*>(aligned(part)) + board_bytes + static_cast<std::size_t>(index) * ring_bytes;
   };
-  new (aligned(base)) Board;
+  Board::create(aligned(base), ranks);
   for (int source = 0; source < ranks; ++source)
     if (source != me_) from_[static_cast<std::size_t>(source)] = SharedEventRing::create(ring_in(base, source, me_), capacity);
   BOOST_MPI_CHECK_RESULT(MPI_Barrier, (node_));
@@ -153,7 +171,9 @@ bool SharedMemorySync::flush(std::vector<std::vector<Event>>& outboxes) {
     auto& out = outboxes[peer];
     if (out.empty()) continue;
     std::size_t& handed = handed_[peer];
-    handed += to_[peer]->push(out.data() + handed, out.data() + out.size());
+    handed += to_[peer]->push(out.data() + handed, out.data() + out.size(),
+                              boards_[static_cast<std::size_t>(me_)]->sent_to(static_cast<int>(peer)),
+                              known_heads_[peer]);
     if (handed == out.size()) {
       out.clear();
       handed = 0;
@@ -168,7 +188,7 @@ void SharedMemorySync::drain(EventQueue& queue, EngineStats& stats) {
   for (std::size_t peer = 0; peer < from_.size(); ++peer) {
     if (from_[peer] == nullptr) continue;
     arrivals_.clear();
-    stats.remote_received += from_[peer]->pop_all(arrivals_);
+    stats.remote_received += from_[peer]->pop_all(boards_[peer]->sent_to(me_), arrivals_);
     for (const Event& event : arrivals_) queue.push(event);
   }
 }

@@ -47,6 +47,7 @@ class SharedMemorySync final : public Synchronizer {
   std::vector<SharedEventRing*> to_;             // per peer: the ring this rank fills (nullptr for itself)
   std::vector<SharedEventRing*> from_;           // per peer: the ring this rank empties
   std::vector<std::size_t> handed_;              // per peer: outbox events already in its ring
+  std::vector<std::uint64_t> known_heads_;       // per peer: the last reading of its ring's head
   std::vector<Event> arrivals_;
   std::uint64_t windows_ = 0;
   bool oversubscribed_ = false;                  // more ranks than processors: yield instead of spinning
