@@ -52,11 +52,6 @@ void ChunkFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
     node.accept_message(event.payload[0], event.payload[1]);
     return;
   }
-  if (event.kind == kMessageTail) {
-    const MessageTail tail = decode_message_tail(event);
-    node.accept_message_tail(tail.message, tail.bytes, event.time + tail.tail_after);
-    return;
-  }
   const Chunk chunk = decode_chunk(event);
   if (chunk.dst_node == node.node())  // forward() sends the last hop as kMessageTail
     throw std::logic_error(fmt::format("node {}: a chunk of message {:#x} arrived as a chunk event at its destination",
@@ -90,7 +85,7 @@ void ChunkFabric::forward(NetworkNodeLp& at, Chunk chunk, pdes::SimTime tail_aft
     ready = tx.finish + port.latency;
   }
   if (port.peer == chunk.dst_node) {
-    deliver(at, port.peer, chunk, ready, ready + chunk.tail_after);
+    deliver(at, port.peer, chunk, ready + chunk.tail_after);
     return;
   }
   std::uint32_t aux = 0;
@@ -98,18 +93,16 @@ void ChunkFabric::forward(NetworkNodeLp& at, Chunk chunk, pdes::SimTime tail_aft
   at.emit(port.peer, ready - head, kChunkArrival, payload, aux);
 }
 
-// The destination would only count the chunks that reach it, so the node before it counts them instead
-// and sends one event per message, for the last chunk, at that chunk's arrival time. That is exact, not
-// an approximation: the events left out had no effect but the count, and the one sent is the event
-// the destination handled last for the message before (all chunks of a message reach the destination
-// over one cable (Router's contract), so the last one forwarded is the last to arrive), at the same
-// time from the same node; the order of every other event is unchanged, as a node's events keep their
-// order when some are left out.
-void ChunkFabric::deliver(NetworkNodeLp& at, NodeId destination, const Chunk& chunk, pdes::SimTime arrival,
-                          pdes::SimTime tail_at) {
-  const pdes::SimTime delay = arrival - at.current_time();
+// The destination would only count the chunks that reach it and then wait for the last tail, so the
+// node before it counts them instead and sends one event per message, kMessageComplete, for when the
+// message's last byte is in: all chunks of a message reach the destination over one cable (Router's
+// contract), so the last one forwarded is the last to arrive, and its tail is the latest. The events
+// left out did nothing but count and schedule that completion; the one sent has the completion's time,
+// but comes from this node, so among events at the destination at the very same picosecond it is
+// ordered by this node's id rather than the destination's (docs/network.md, "Events").
+void ChunkFabric::deliver(NetworkNodeLp& at, NodeId destination, const Chunk& chunk, pdes::SimTime tail_at) {
   if (chunk.chunks_in_message == 1) {
-    at.emit(destination, delay, kMessageTail, encode_message_tail({chunk.message, chunk.bytes, tail_at - arrival}));
+    at.emit(destination, tail_at - at.current_time(), kMessageComplete, encode_message_arrival(chunk.message, chunk.bytes));
     return;
   }
   auto& counts = at.last_hop();
@@ -119,7 +112,8 @@ void ChunkFabric::deliver(NetworkNodeLp& at, NodeId destination, const Chunk& ch
   sofar.bytes += chunk.bytes;
   sofar.last_tail = std::max(sofar.last_tail, tail_at);
   if (sofar.chunks < chunk.chunks_in_message) return;
-  at.emit(destination, delay, kMessageTail, encode_message_tail({chunk.message, sofar.bytes, sofar.last_tail - arrival}));
+  at.emit(destination, sofar.last_tail - at.current_time(), kMessageComplete,
+          encode_message_arrival(chunk.message, sofar.bytes));
   counts.erase(it);
 }
 

@@ -13,7 +13,7 @@
 //                      slowest link).
 // docs/network.md derives both.
 //
-// The destination device hears of a message once, when its last chunk arrives (kMessageTail, sent by
+// The destination device hears of a message once, when its last byte is in (kMessageComplete, sent by
 // the node before it, which counts the chunks; see deliver()), instead of once per chunk. A zero-byte
 // message is one event after its path's latency, as in analytical fidelity: it loads no port.
 #include "models/network/fabric.hpp"
@@ -31,9 +31,8 @@ class ChunkFabric final : public Fabric {
  private:
   // Puts `chunk` on the output port of `at` that leads towards its destination.
   void forward(NetworkNodeLp& at, Chunk chunk, pdes::SimTime tail_after);
-  // `chunk` leaves `at` for its destination, where its head arrives at `arrival` and its tail at `tail_at`.
-  void deliver(NetworkNodeLp& at, NodeId destination, const Chunk& chunk, pdes::SimTime arrival,
-               pdes::SimTime tail_at);
+  // `chunk` leaves `at` for its destination, where its tail arrives at `tail_at`.
+  void deliver(NetworkNodeLp& at, NodeId destination, const Chunk& chunk, pdes::SimTime tail_at);
 
   NetworkContext& context_;
 };

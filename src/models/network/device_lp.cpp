@@ -54,7 +54,6 @@ void DeviceLp::schedule(pdes::SimTime delay, pdes::EventKind kind, const pdes::P
 void DeviceLp::handle(const pdes::Event& event) {
   switch (event.kind) {
     case kChunkArrival:
-    case kMessageTail:
     case kMessageArrival:
       network().fabric->on_event(*this, event);
       break;
@@ -78,11 +77,6 @@ void DeviceLp::handle(const pdes::Event& event) {
     default:
       behaviour_->on_event(*this, event);
   }
-}
-
-void DeviceLp::accept_message_tail(MessageId message, std::uint64_t bytes, pdes::SimTime tail_at) {
-  // The message is complete when its last tail is in, which may be after the last chunk's head.
-  schedule(tail_at - now(), kMessageComplete, {message, bytes, 0, 0});
 }
 
 void DeviceLp::accept_unit(const Chunk& chunk, pdes::SimTime tail_at) {

@@ -54,7 +54,6 @@ class DeviceLp final : public NetworkNodeLp {
   [[nodiscard]] pdes::CounterRng& random() noexcept { return rng(); }
   [[nodiscard]] DeviceBehaviour& behaviour() noexcept { return *behaviour_; }
 
-  void accept_message_tail(MessageId message, std::uint64_t bytes, pdes::SimTime tail_at) override;
   void accept_message(MessageId message, std::uint64_t bytes) override;
 
  private:

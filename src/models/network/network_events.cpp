@@ -42,12 +42,4 @@ Chunk decode_chunk(const pdes::Event& event) {
 
 pdes::Payload encode_message_arrival(MessageId id, std::uint64_t bytes) noexcept { return {id, bytes, 0, 0}; }
 
-pdes::Payload encode_message_tail(const MessageTail& tail) noexcept {
-  return {tail.message, tail.bytes, tail.tail_after, 0};
-}
-
-MessageTail decode_message_tail(const pdes::Event& event) noexcept {
-  return {event.payload[0], event.payload[1], event.payload[2]};
-}
-
 }  // namespace rackscale::models::network

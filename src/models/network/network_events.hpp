@@ -11,16 +11,15 @@ namespace rackscale::models::network {
 enum NetworkEventKind : pdes::EventKind {
   kChunkArrival = 1,     // a chunk reaches a node (chunk fidelity)
   kMessageArrival = 2,   // a whole message reaches its device (analytical fidelity)
-  kMessageComplete = 3,  // self-event at the receiving device: the message's last byte is in
+  // A message's last byte is in at its device (payload: encode_message_arrival). Chunk fidelity: sent by
+  // the node before the destination, which counts the chunks it forwards there, once per message; NVLS
+  // deliveries in parts: the device's own, when the last part is in.
+  kMessageComplete = 3,
   // NVLink SHARP (switch_multimem.hpp), both fidelities:
   kMultimemReduce = 4,     // a unit of a contribution to an in-switch reduction reaches the scale-up switch
   kMultimemMulticast = 5,  // a unit of a multicast store reaches the scale-up switch
   kMultimemDelivery = 6,   // a unit of a reduced or multicast message reaches a device from its switch
   kMultimemSumReady = 7,   // self-event at a scale-up switch: a unit of a sum may start towards its owner
-  // Chunk fidelity: the last chunk of a message reaches its destination device, standing for all of them
-  // (payload: encode_message_tail). The node before the destination counts the chunks it forwards there
-  // and sends only this one event per message, at the time the last chunk's own event would have had.
-  kMessageTail = 8,
   // Device behaviours (traffic generators, accelerator programs) number their kinds from here.
   kFirstBehaviourKind = 100,
 };
@@ -43,16 +42,8 @@ struct Chunk {
 [[nodiscard]] pdes::Payload encode_chunk(const Chunk& chunk, std::uint32_t& aux);
 [[nodiscard]] Chunk decode_chunk(const pdes::Event& event);
 
-// A whole message (analytical fidelity): [0] id, [1] bytes.
+// A whole message (analytical fidelity; kMessageComplete in both): [0] id, [1] bytes.
 [[nodiscard]] pdes::Payload encode_message_arrival(MessageId id, std::uint64_t bytes) noexcept;
 
-// kMessageTail: [0] id, [1] the message's bytes, [2] when its last byte is in, after the event's time.
-struct MessageTail {
-  MessageId message = 0;
-  std::uint64_t bytes = 0;
-  pdes::SimTime tail_after = 0;
-};
-[[nodiscard]] pdes::Payload encode_message_tail(const MessageTail& tail) noexcept;
-[[nodiscard]] MessageTail decode_message_tail(const pdes::Event& event) noexcept;
 
 }  // namespace rackscale::models::network

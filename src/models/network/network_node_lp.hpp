@@ -32,9 +32,6 @@ class NetworkNodeLp : public pdes::LogicalProcess {
     send(to, delay, kind, payload, aux);
   }
 
-  // Chunk fidelity: the last chunk of a message addressed to this node arrived now (kMessageTail); the
-  // message's last byte is in at `tail_at`.
-  virtual void accept_message_tail(MessageId message, std::uint64_t bytes, pdes::SimTime tail_at) = 0;
   // Analytical fidelity: a whole message addressed to this node arrived now.
   virtual void accept_message(MessageId message, std::uint64_t bytes) = 0;
 

@@ -12,15 +12,14 @@ void SwitchLp::handle(const pdes::Event& event) {
     multimem_->on_event(*this, event);
     return;
   }
+  // Messages are addressed to devices; one completing at a switch is a routing bug.
+  if (event.kind == kMessageComplete)
+    throw std::logic_error(fmt::format("switch node {} received the chunks of message {:#x} addressed to itself",
+                                       node(), event.payload[0]));
   network().fabric->on_event(*this, event);
 }
 
 // Messages are addressed to devices; reaching a switch as a destination is a routing bug.
-void SwitchLp::accept_message_tail(MessageId message, std::uint64_t /*bytes*/, pdes::SimTime /*tail_at*/) {
-  throw std::logic_error(fmt::format("switch node {} received the chunks of message {:#x} addressed to itself", node(),
-                                     message));
-}
-
 void SwitchLp::accept_message(MessageId message, std::uint64_t /*bytes*/) {
   throw std::logic_error(fmt::format("switch node {} received message {:#x} addressed to itself", node(), message));
 }

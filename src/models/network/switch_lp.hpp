@@ -13,7 +13,6 @@ class SwitchLp final : public NetworkNodeLp {
  public:
   using NetworkNodeLp::NetworkNodeLp;
   void handle(const pdes::Event& event) override;
-  void accept_message_tail(MessageId message, std::uint64_t bytes, pdes::SimTime tail_at) override;
   void accept_message(MessageId message, std::uint64_t bytes) override;
 
  private:
