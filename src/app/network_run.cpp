@@ -40,11 +40,11 @@ PortTotals reduce_ports(const boost::mpi::communicator& comm, const net::PortCou
     if (root) out.assign(in.size(), 0);
     pdes::reduce_to_root(comm, in, out, op);
   };
-  reduce(mine.bytes, totals.bytes, pdes::Reduction::sum);
-  reduce(mine.busy, totals.busy, pdes::Reduction::sum);
-  reduce(mine.waited, totals.waited, pdes::Reduction::sum);
-  reduce(mine.max_wait, totals.max_wait, pdes::Reduction::max);
-  reduce(mine.chunks, totals.chunks, pdes::Reduction::sum);
+  reduce(mine.bytes(), totals.bytes, pdes::Reduction::sum);
+  reduce(mine.busy(), totals.busy, pdes::Reduction::sum);
+  reduce(mine.waited(), totals.waited, pdes::Reduction::sum);
+  reduce(mine.max_wait(), totals.max_wait, pdes::Reduction::max);
+  reduce(mine.chunks(), totals.chunks, pdes::Reduction::sum);
   return totals;
 }
 

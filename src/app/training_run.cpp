@@ -83,7 +83,7 @@ void meter_energy(const boost::mpi::communicator& comm, const pdes::Engine& engi
   const power::ClusterPower levels = power::cluster_power(scenario.cluster, settings.host_idle_watts,
                                                           settings.host_active_watts, settings.memory_bound_activity);
   std::vector<std::uint64_t> port_busy(counters.size(), 0);
-  pdes::reduce_to_all(comm, counters.busy, port_busy, pdes::Reduction::sum);
+  pdes::reduce_to_all(comm, counters.busy(), port_busy, pdes::Reduction::sum);
   std::vector<std::pair<std::uint32_t, power::AcceleratorActivity>> devices;
   // The accelerator model does not split compute- from memory-bound time: all of it is compute-bound.
   for (const auto& [device, executor] : executors) devices.push_back({device, {executor->stats().breakdown.compute(), 0}});

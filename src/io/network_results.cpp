@@ -88,11 +88,11 @@ void write_links(Group& root, const NetworkRows& net, const net::PortCounters& c
   const auto port = [&](std::uint64_t p) -> const net::Port& { return t.ports[p]; };
 
   // Counts first reduced onto the ports' owners (the analytical fabric records them at the sender).
-  const auto bytes = rows.reduce(comm, counters.bytes, pdes::Reduction::sum);
-  const auto busy = rows.reduce(comm, counters.busy, pdes::Reduction::sum);
-  const auto waited = rows.reduce(comm, counters.waited, pdes::Reduction::sum);
-  const auto max_wait = rows.reduce(comm, counters.max_wait, pdes::Reduction::max);
-  const auto chunks = rows.reduce(comm, counters.chunks, pdes::Reduction::sum);
+  const auto bytes = rows.reduce(comm, counters.bytes(), pdes::Reduction::sum);
+  const auto busy = rows.reduce(comm, counters.busy(), pdes::Reduction::sum);
+  const auto waited = rows.reduce(comm, counters.waited(), pdes::Reduction::sum);
+  const auto max_wait = rows.reduce(comm, counters.max_wait(), pdes::Reduction::max);
+  const auto chunks = rows.reduce(comm, counters.chunks(), pdes::Reduction::sum);
   // As in the summaries: the fraction of the run the port spent serializing.
   const double span = static_cast<double>(std::max<pdes::SimTime>(span_ps, 1));
   std::vector<double> utilization(busy.size());

@@ -160,9 +160,9 @@ Outcome run(const net::ClusterSpec& cluster, const net::Topology& topology, cons
     total.assign(mine.size(), 0);
     pdes::reduce_to_all(comm, mine, total, pdes::Reduction::sum);
   };
-  sum(context.counters.bytes, out.port_bytes);
-  sum(context.counters.busy, out.port_busy);
-  sum(context.counters.chunks, out.port_messages);
+  sum(context.counters.bytes(), out.port_bytes);
+  sum(context.counters.busy(), out.port_busy);
+  sum(context.counters.chunks(), out.port_messages);
   return out;
 }
 

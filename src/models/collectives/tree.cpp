@@ -33,12 +33,10 @@ std::vector<TreeChannel> tree_channels(const MemberLayout& layout, std::span<con
 
 TreeMachine::TreeMachine(std::vector<TreeChannel> channels, std::uint64_t bytes, std::uint32_t pieces,
                          std::uint32_t window)
-    : channels_(std::move(channels)),
-      bytes_(bytes),
-      pieces_(pieces),
-      window_(window),
-      state_(channels_.size() * pieces),
-      progress_(channels_.size()) {}
+    : bytes_(bytes), pieces_(pieces), window_(window), state_(channels.size() * pieces) {
+  channels_.reserve(channels.size());
+  for (const TreeChannel& links : channels) channels_.push_back({links, {}});
+}
 
 std::uint64_t TreeMachine::piece_bytes(std::uint32_t channel, std::uint32_t k) const noexcept {
   return split(split(bytes_, channels_.size(), channel), pieces_, k);
@@ -48,7 +46,7 @@ std::uint64_t TreeMachine::piece_bytes(std::uint32_t channel, std::uint32_t k) c
 // Credits are zero-byte messages: they load no port.
 void TreeMachine::list_sends(std::vector<SentMessages>& out) const {
   for (std::uint32_t t = 0; t < channels_.size(); ++t) {
-    const TreeChannel& ch = channels_[t];
+    const TreeChannel& ch = channels_[t].links;
     const std::uint64_t channel_bytes = split(bytes_, channels_.size(), t);
     if (ch.parent != kNoPeer) append_parts(out, ch.parent, t, channel_bytes, pieces_);
     for (std::uint32_t i = 0; i < ch.child_count; ++i) append_parts(out, ch.children[i], t, channel_bytes, pieces_);
@@ -67,7 +65,7 @@ void TreeMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t 
     throw std::logic_error(fmt::format("collective tree: device {} got message {} from device {} beyond its {} channels",
                                        device.device(), index, src_device, channels_.size()));
   PieceState& s = state_[t * pieces_ + k];
-  ChannelState& c = progress_[t];
+  ChannelState& c = channels_[t].progress;
   switch (phase) {
     case reduce_data:
       ++s.reduced_from;
@@ -85,7 +83,7 @@ void TreeMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t 
       pump_up(device, out, t);
       return;
     default: {
-      const TreeChannel& ch = channels_[t];
+      const TreeChannel& ch = channels_[t].links;
       std::uint32_t i = 0;
       while (i < ch.child_count && ch.children[i] != src_device) ++i;
       if (i == ch.child_count)
@@ -107,8 +105,8 @@ void TreeMachine::credit(network::DeviceLp& device, Outbox& out, std::uint32_t p
 // Passes reduced pieces up, in order, as far as the children's pieces and the parent's credits allow; a
 // piece passed up frees the children's buffer slots. At the root a reduced piece starts down instead.
 void TreeMachine::pump_up(network::DeviceLp& device, Outbox& out, std::uint32_t channel) {
-  const TreeChannel& ch = channels_[channel];
-  ChannelState& c = progress_[channel];
+  const TreeChannel& ch = channels_[channel].links;
+  ChannelState& c = channels_[channel].progress;
   bool reduced = false;
   while (c.up_sent < pieces_ && state_[channel * pieces_ + c.up_sent].reduced_from == ch.child_count) {
     const std::uint32_t k = c.up_sent;
@@ -129,8 +127,8 @@ void TreeMachine::pump_up(network::DeviceLp& device, Outbox& out, std::uint32_t 
 // piece sent to every child (a leaf: one that has arrived) is done and frees the parent's slot; at the
 // root it frees the children's reduce slots instead, since the root passes their data on downwards.
 void TreeMachine::pump_down(network::DeviceLp& device, Outbox& out, std::uint32_t channel) {
-  const TreeChannel& ch = channels_[channel];
-  ChannelState& c = progress_[channel];
+  const TreeChannel& ch = channels_[channel].links;
+  ChannelState& c = channels_[channel].progress;
   const auto has = [&](std::uint32_t k) { return k < pieces_ && state_[channel * pieces_ + k].down; };
   std::uint32_t everywhere = pieces_;  // pieces sent to every child
   for (std::uint32_t i = 0; i < ch.child_count; ++i) {

@@ -1,6 +1,10 @@
 #pragma once
 // Per-port traffic counters of one rank, indexed by Topology port id. Integers only, so summing the
 // ranks' tables gives the same totals however LPs are spread (src/app reduces them).
+//
+// One record per port rather than one array per figure: a chunk's hop updates all five figures of its
+// port, which as five arrays was five cache lines (five misses on a large cluster) per hop, and is one
+// or two lines as records. The columns are copied out once, at the end, for the reductions and files.
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -9,31 +13,53 @@
 
 namespace rackscale::models::network {
 
-struct PortCounters {
-  std::vector<std::uint64_t> bytes;        // bytes sent through the port
-  std::vector<std::uint64_t> busy;         // ps spent serializing
-  std::vector<std::uint64_t> waited;       // ps chunks spent queued before the serializer (summed)
-  std::vector<std::uint64_t> max_wait;     // longest single queueing delay, ps
-  std::vector<std::uint64_t> chunks;       // chunks (or, analytical, messages) sent
+class PortCounters {
+ public:
+  struct Record {
+    std::uint64_t bytes = 0;     // bytes sent through the port
+    std::uint64_t busy = 0;      // ps spent serializing
+    std::uint64_t waited = 0;    // ps chunks spent queued before the serializer (summed)
+    std::uint64_t max_wait = 0;  // longest single queueing delay, ps
+    std::uint64_t chunks = 0;    // chunks (or, analytical, messages) sent
+  };
 
-  explicit PortCounters(std::size_t ports = 0)
-      : bytes(ports, 0), busy(ports, 0), waited(ports, 0), max_wait(ports, 0), chunks(ports, 0) {}
-  [[nodiscard]] std::size_t size() const noexcept { return bytes.size(); }
+  explicit PortCounters(std::size_t ports = 0) : records_(ports) {}
+  [[nodiscard]] std::size_t size() const noexcept { return records_.size(); }
+  [[nodiscard]] const Record& operator[](std::uint32_t port) const noexcept { return records_[port]; }
 
   void record(std::uint32_t port, std::uint64_t sent_bytes, pdes::SimTime serialize, pdes::SimTime wait) noexcept {
-    bytes[port] += sent_bytes;
-    busy[port] += serialize;
-    waited[port] += wait;
-    if (wait > max_wait[port]) max_wait[port] = wait;
-    ++chunks[port];
+    Record& r = records_[port];
+    r.bytes += sent_bytes;
+    r.busy += serialize;
+    r.waited += wait;
+    if (wait > r.max_wait) r.max_wait = wait;
+    ++r.chunks;
   }
   // `messages` messages that loaded the port without being carried one by one (a closed-form collective's
   // traffic): bytes and serialization time, no queueing.
   void charge(std::uint32_t port, std::uint64_t sent_bytes, pdes::SimTime serialize, std::uint64_t messages) noexcept {
-    bytes[port] += sent_bytes;
-    busy[port] += serialize;
-    chunks[port] += messages;
+    Record& r = records_[port];
+    r.bytes += sent_bytes;
+    r.busy += serialize;
+    r.chunks += messages;
   }
+
+  // One figure for every port, in port id order.
+  [[nodiscard]] std::vector<std::uint64_t> bytes() const { return column(&Record::bytes); }
+  [[nodiscard]] std::vector<std::uint64_t> busy() const { return column(&Record::busy); }
+  [[nodiscard]] std::vector<std::uint64_t> waited() const { return column(&Record::waited); }
+  [[nodiscard]] std::vector<std::uint64_t> max_wait() const { return column(&Record::max_wait); }
+  [[nodiscard]] std::vector<std::uint64_t> chunks() const { return column(&Record::chunks); }
+
+ private:
+  [[nodiscard]] std::vector<std::uint64_t> column(std::uint64_t Record::*figure) const {
+    std::vector<std::uint64_t> out;
+    out.reserve(records_.size());
+    for (const Record& r : records_) out.push_back(r.*figure);
+    return out;
+  }
+
+  std::vector<Record> records_;
 };
 
 }  // namespace rackscale::models::network
