@@ -63,13 +63,12 @@ void ChunkFabric::forward(NetworkNodeLp& at, Chunk chunk, pdes::SimTime tail_aft
   const Topology& topology = *context_.topology;
   const pdes::SimTime head = at.current_time();
   const PortIndex index = topology.router->next_port(at.node(), chunk.dst_node, chunk.tag);
-  const Port& port = topology.port(at.node(), index);
   OutputPort& out = at.output_port(index);
   const pdes::SimTime serialize = chunk.bytes == context_.spec.chunk_bytes && out.full_chunk_serialize > 0
                                       ? out.full_chunk_serialize
-                                      : serialization_time(chunk.bytes, port.bandwidth);
+                                      : serialization_time(chunk.bytes, out.bandwidth);
   const Transmission tx = out.transmit(head, tail_after, serialize);
-  context_.counters.record(topology.port_id(at.node(), index), chunk.bytes, serialize, tx.start - head);
+  context_.counters.record(out.id, chunk.bytes, serialize, tx.start - head);
 
   pdes::SimTime ready;  // when the next node may forward it (its event time)
   if (context_.spec.forwarding == Forwarding::cut_through) {
@@ -77,20 +76,20 @@ void ChunkFabric::forward(NetworkNodeLp& at, Chunk chunk, pdes::SimTime tail_aft
     if (tail > std::numeric_limits<std::uint32_t>::max())
       throw std::overflow_error(fmt::format("a {}-byte chunk takes {} ps on a {} B/s link, beyond 2^32 ps: use a "
                                             "smaller network.chunk_size",
-                                            chunk.bytes, tail, port.bandwidth));
+                                            chunk.bytes, tail, out.bandwidth));
     chunk.tail_after = static_cast<std::uint32_t>(tail);
-    ready = tx.start + port.latency;
+    ready = tx.start + out.latency;
   } else {
     chunk.tail_after = 0;
-    ready = tx.finish + port.latency;
+    ready = tx.finish + out.latency;
   }
-  if (port.peer == chunk.dst_node) {
-    deliver(at, port.peer, chunk, ready + chunk.tail_after);
+  if (out.peer == chunk.dst_node) {
+    deliver(at, out.peer, chunk, ready + chunk.tail_after);
     return;
   }
   std::uint32_t aux = 0;
   const pdes::Payload payload = encode_chunk(chunk, aux);
-  at.emit(port.peer, ready - head, kChunkArrival, payload, aux);
+  at.emit(out.peer, ready - head, kChunkArrival, payload, aux);
 }
 
 // The destination would only count the chunks that reach it and then wait for the last tail, so the

@@ -17,9 +17,15 @@ class NetworkNodeLp : public pdes::LogicalProcess {
  public:
   NetworkNodeLp(NodeId node, NetworkContext& network)
       : LogicalProcess(node), network_(network), ports_(network.topology->nodes[node].port_count) {
-    for (PortIndex i = 0; i < ports_.size(); ++i)
-      if (const double bandwidth = network.topology->port(node, i).bandwidth; bandwidth > 0)
-        ports_[i].full_chunk_serialize = serialization_time(network.spec.chunk_bytes, bandwidth);
+    for (PortIndex i = 0; i < ports_.size(); ++i) {
+      const Port& port = network.topology->port(node, i);
+      OutputPort& out = ports_[i];
+      out.latency = port.latency;
+      out.bandwidth = port.bandwidth;
+      out.peer = port.peer;
+      out.id = network.topology->port_id(node, i);
+      if (port.bandwidth > 0) out.full_chunk_serialize = serialization_time(network.spec.chunk_bytes, port.bandwidth);
+    }
   }
 
   [[nodiscard]] NodeId node() const noexcept { return id(); }

@@ -27,6 +27,12 @@ struct OutputPort {
   // free_at: every chunk of a message but its last is full, and the division is the hottest
   // arithmetic of a chunk's hop. 0 where nobody set it (then it is computed each time).
   pdes::SimTime full_chunk_serialize = 0;
+  // Copies of the topology's figures for this port (set by the node's LP), so that a chunk's hop reads
+  // one record instead of this one, the node's and the port's in the topology (three cache lines).
+  pdes::SimTime latency = 0;  // Port::latency
+  double bandwidth = 0;       // Port::bandwidth
+  std::uint32_t peer = 0;     // Port::peer
+  std::uint32_t id = 0;       // Topology::port_id
 
   // A chunk whose head is ready at `head` and whose tail follows `tail_after` later (cut-through:
   // the previous link's pace; 0 when the whole chunk is already here) takes `serialize` on this port.
