@@ -48,8 +48,8 @@ class SharedEventRing {
     return static_cast<std::size_t>(count);
   }
 
-  // Consumer: appends to `out` every event published up to `tail` (the producer's position, read
-  // with acquire order by the caller or here); returns how many.
+  // Consumer: appends to `out` every event published up to `tail` (the producer's position, read here
+  // with acquire order); returns how many.
   std::size_t pop_all(const Position& tail, std::vector<Event>& out) {
     const std::uint64_t head = head_.load(std::memory_order_relaxed);
     const std::uint64_t end = tail.load(std::memory_order_acquire);

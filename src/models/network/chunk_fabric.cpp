@@ -53,7 +53,7 @@ void ChunkFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
     return;
   }
   const Chunk chunk = decode_chunk(event);
-  if (chunk.dst_node == node.node())  // forward() sends the last hop as kMessageTail
+  if (chunk.dst_node == node.node())  // forward() sends the last hop as kMessageComplete
     throw std::logic_error(fmt::format("node {}: a chunk of message {:#x} arrived as a chunk event at its destination",
                                        node.node(), chunk.message));
   forward(node, chunk, chunk.tail_after);

@@ -45,5 +45,4 @@ struct Chunk {
 // A whole message (analytical fidelity; kMessageComplete in both): [0] id, [1] bytes.
 [[nodiscard]] pdes::Payload encode_message_arrival(MessageId id, std::uint64_t bytes) noexcept;
 
-
 }  // namespace rackscale::models::network

@@ -25,7 +25,6 @@ class PortCounters {
 
   explicit PortCounters(std::size_t ports = 0) : records_(ports) {}
   [[nodiscard]] std::size_t size() const noexcept { return records_.size(); }
-  [[nodiscard]] const Record& operator[](std::uint32_t port) const noexcept { return records_[port]; }
 
   void record(std::uint32_t port, std::uint64_t sent_bytes, pdes::SimTime serialize, pdes::SimTime wait) noexcept {
     Record& r = records_[port];
