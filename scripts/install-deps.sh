@@ -9,7 +9,7 @@ PACKAGES="
   libboost-mpi-dev libboost-serialization-dev
   libhdf5-openmpi-dev hdf5-tools
   libfmt-dev libspdlog-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
-  libmetis-dev librandom123-dev
+  libmetis-dev librandom123-dev libmimalloc-dev
   libgtest-dev libbenchmark-dev
   slurmctld slurmd slurm-client munge python3 python3-h5py python3-matplotlib
 "

@@ -1,10 +1,13 @@
 // The rackscale command: parses the command line on every rank and runs the chosen subcommand.
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <mimalloc.h>
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
 
@@ -18,13 +21,27 @@
 #include "app/run_command.hpp"
 #include "app/version.hpp"
 
+namespace {
+// The allocator that serves this process's malloc: mimalloc when the link order made its malloc the one
+// every library binds to (src/app/CMakeLists.txt), which is checked rather than assumed.
+std::string allocator_in_use() {
+  void* probe = std::malloc(64);
+  const bool ours = mi_is_in_heap_region(probe);
+  std::free(probe);
+  if (!ours) return "system malloc";
+  const int v = mi_version();  // 209 for 2.0.9
+  return "mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." + std::to_string(v % 10);
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace rackscale::app;
   boost::mpi::environment env(argc, argv);
   const boost::mpi::communicator world;
 
   CLI::App cli{"rackscale: a parallel discrete-event simulator of distributed DNN training on large clusters"};
-  cli.set_version_flag("--version", std::string(kVersion) + " (" + kGitRevision + ")");
+  cli.set_version_flag("--version",
+                      std::string(kVersion) + " (" + kGitRevision + "), allocator " + allocator_in_use());
   cli.require_subcommand(1);
   cli.fallthrough();  // the console options may follow the subcommand's name too
   const ConsoleOptions console(cli);

@@ -144,6 +144,9 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
       call.bytes = op.bytes;
       call.members = std::move(members_);
       role_->group(op.group, call.members, call.rank);
+      std::uint64_t& print = fingerprints_[static_cast<std::size_t>(op.group)];
+      if (print == 0) print = collectives::members_fingerprint(call.members);
+      call.fingerprint = print;
       call.key = collective_key_of(i);
       const auto group = static_cast<std::size_t>(op.group);
       const auto kind = static_cast<std::size_t>(op.collective);

@@ -151,6 +151,9 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   // A collective call's member list, kept between calls of at most kKeptMembers members so that filling
   // it allocates nothing.
   static constexpr std::size_t kKeptMembers = 64;
+  // Each group kind's member fingerprint (collectives::members_fingerprint), once known; a role's
+  // groups do not change (device_role.hpp).
+  std::array<std::uint64_t, kGroupKinds> fingerprints_{};
   std::vector<std::uint32_t> members_;
   DeviceStats stats_;
   SpanRecorder& spans_;

@@ -16,8 +16,9 @@ class DeviceRole {
   DeviceRole& operator=(const DeviceRole&) = delete;
 
   [[nodiscard]] virtual const Program& program() const = 0;
-  // The devices of this device's `group` in rank order, and this device's rank among them. Computed on
-  // demand: a 100k-device job cannot keep every device's data-parallel group in memory.
+  // The devices of this device's `group` in rank order, and this device's rank among them; the same at
+  // every call for a kind. Computed on demand: a 100k-device job cannot keep every device's
+  // data-parallel group in memory.
   virtual void group(GroupKind group, std::vector<std::uint32_t>& members, std::uint32_t& rank) const = 0;
   // The device of the pipeline neighbour (for the op's virtual stage, with interleaving).
   [[nodiscard]] virtual std::uint32_t peer(Peer peer, const Op& op) const = 0;

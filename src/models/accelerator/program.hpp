@@ -9,6 +9,7 @@
 // Programs are shared: every device with the same role (pipeline stage, and virtual stage with
 // interleaving) runs the same program. Ops therefore name their communication partners symbolically
 // (a group kind, "the next pipeline stage") and each device resolves them from its own coordinates.
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
@@ -54,6 +55,7 @@ enum class GroupKind : std::uint8_t {
   pipeline,      // every stage of this device's pipeline (rarely used: embedding ties)
   world,         // every device of the job
 };
+inline constexpr std::size_t kGroupKinds = static_cast<std::size_t>(GroupKind::world) + 1;
 
 // The neighbour of a send / recv: the next or previous pipeline stage (activations and gradients), or
 // the next or previous device of the context-parallel ring (ring attention's key/value blocks).

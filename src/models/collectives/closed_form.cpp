@@ -1,6 +1,7 @@
 #include "models/collectives/closed_form.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "models/network/path.hpp"
 
@@ -10,27 +11,25 @@ constexpr std::uint32_t kArrived = 0;
 constexpr std::uint32_t kRelease = 1;
 }  // namespace
 
-ClosedFormMachine::ClosedFormMachine(network::PathLatencyCache& latencies, std::span<const std::uint32_t> members,
-                                     std::uint32_t rank, pdes::SimTime duration, std::uint32_t key,
-                                     std::shared_ptr<const CallTraffic> traffic)
-    : latencies_(latencies),
-      leader_(members.front()),
+ClosedFormMachine::ClosedFormMachine(std::span<const std::uint32_t> members, std::uint32_t rank,
+                                     pdes::SimTime duration, std::uint32_t key, const CallTraffic& traffic)
+    : leader_(members.front()),
       member_count_(static_cast<std::uint32_t>(members.size())),
       rank_(rank),
       duration_(duration),
       key_(key),
-      traffic_(std::move(traffic)) {
+      traffic_(&traffic) {
   if (rank_ == 0) members_.assign(members.begin(), members.end());  // only the leader sends to every member
 }
 
-pdes::SimTime ClosedFormMachine::latency(std::uint32_t from_device, std::uint32_t to_device) const {
-  return latencies_.between_devices(from_device, to_device);
+pdes::SimTime ClosedFormMachine::latency_from(network::DeviceLp& device, std::uint32_t from_device) {
+  return device.latency_from(device.network().topology->devices[from_device]);
 }
 
 void ClosedFormMachine::begin(network::DeviceLp& device, Outbox& out) {
   network::NetworkContext& net = device.network();
   // The flow the collective engine gives a channel's messages, so ECMP picks the same paths.
-  for (const PeerTraffic& t : *traffic_) {
+  for (const PeerTraffic& t : *std::exchange(traffic_, nullptr)) {
     if (t.leg != Leg::to_device)
       network::charge_scale_up_cable(*net.topology, net.counters, device.node(), t.leg == Leg::into_switch, t.batches);
     else
@@ -49,13 +48,13 @@ void ClosedFormMachine::begin(network::DeviceLp& device, Outbox& out) {
 void ClosedFormMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) {
   const pdes::SimTime now = device.time();
   if (index == kRelease) {
-    const pdes::SimTime a = latency(leader_, device.device());
+    const pdes::SimTime a = latency_from(device, leader_);
     const pdes::SimTime last_start = now >= 2 * a ? now - 2 * a : 0;
     end_at(device, out, std::max(now, last_start + duration_));
     return;
   }
   // The leader hears from a member.
-  const pdes::SimTime a = latency(src_device, device.device());
+  const pdes::SimTime a = latency_from(device, src_device);
   last_start_ = std::max(last_start_, now >= a ? now - a : 0);
   ++arrivals_;
   release_if_all_here(device, out);

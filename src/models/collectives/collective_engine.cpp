@@ -35,7 +35,7 @@ class Engine final : public CollectiveEngine, private Outbox {
     CallPlan plan;
     if (use_closed_form(cluster_, call, device.network().spec)) {
       const CallMemo& memo = closed_form_memo(call);
-      plan = plan_closed_form(device.network().latencies, call, memo.timing, memo.traffic);
+      plan = plan_closed_form(call, memo.timing, *memo.traffic);  // begun below, before the memo can change
     } else {
       plan = plan_call(cluster_, call, options_);
     }
@@ -155,16 +155,8 @@ class Engine final : public CollectiveEngine, private Outbox {
     ClosedFormTiming timing;
     std::shared_ptr<const CallTraffic> traffic;
   };
-  static std::uint64_t fingerprint(const std::vector<std::uint32_t>& members) noexcept {
-    std::uint64_t h = members.size();
-    for (const std::uint32_t m : members) {
-      h = (h ^ m) * 0x9E3779B97F4A7C15ULL;
-      h ^= h >> 29;
-    }
-    return h;
-  }
   const CallMemo& closed_form_memo(const CollectiveCall& call) {
-    const std::uint64_t print = fingerprint(call.members);
+    const std::uint64_t print = call.fingerprint != 0 ? call.fingerprint : members_fingerprint(call.members);
     const bool small = call.members.size() <= kMemoMembers;
     for (const CallMemo& m : memo_)
       if (m.traffic && m.kind == call.kind && m.algorithm == call.algorithm && m.bytes == call.bytes &&
@@ -216,6 +208,15 @@ class Engine final : public CollectiveEngine, private Outbox {
   std::unique_ptr<SendPacer> pacer_;
 };
 }  // namespace
+
+std::uint64_t members_fingerprint(std::span<const std::uint32_t> members) noexcept {
+  std::uint64_t h = members.size();
+  for (const std::uint32_t m : members) {
+    h = (h ^ m) * 0x9E3779B97F4A7C15ULL;
+    h ^= h >> 29;
+  }
+  return h;
+}
 
 std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,
                                                          const network::Topology& topology) {

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "models/accelerator/program.hpp"
@@ -33,7 +34,13 @@ struct CollectiveCall {
   std::uint32_t rank = 0;              // this device's position in `members`
   std::uint32_t root = 0;              // broadcast: the rank that holds the data
   std::uint32_t key = 0;               // < 2^20; identical on every member; unique among this device's calls in flight
+  // members_fingerprint(members), when the caller knows it (a device calls its few groups thousands of
+  // times); 0: the engine computes it.
+  std::uint64_t fingerprint = 0;
 };
+
+// A 64-bit digest of a member list, by which the engine recognizes a call it has seen before.
+[[nodiscard]] std::uint64_t members_fingerprint(std::span<const std::uint32_t> members) noexcept;
 
 // One completed call, as this device saw it.
 struct CallRecord {

@@ -107,13 +107,11 @@ ClosedFormTiming time_closed_form(const network::ClusterSpec& cluster, const Col
   return timing;
 }
 
-CallPlan plan_closed_form(network::PathLatencyCache& latencies, const CollectiveCall& call,
-                          const ClosedFormTiming& timing, std::shared_ptr<const CallTraffic> traffic) {
+CallPlan plan_closed_form(const CollectiveCall& call, const ClosedFormTiming& timing, const CallTraffic& traffic) {
   CallPlan plan;
   plan.algorithm = timing.algorithm;
   if (!timing.exchanges) return plan;
-  plan.state = std::make_unique<ClosedFormMachine>(latencies, call.members, call.rank, timing.duration, call.key,
-                                                   std::move(traffic));
+  plan.state = std::make_unique<ClosedFormMachine>(call.members, call.rank, timing.duration, call.key, traffic);
   return plan;
 }
 

@@ -55,9 +55,9 @@ struct ClosedFormTiming {
 [[nodiscard]] ClosedFormTiming time_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call);
 
 // The call as a closed form (closed_form.hpp) taking `timing` (time_closed_form of the call), charging
-// `traffic` (messages_traffic of the call) to the ports.
-[[nodiscard]] CallPlan plan_closed_form(network::PathLatencyCache& latencies, const CollectiveCall& call,
-                                        const ClosedFormTiming& timing, std::shared_ptr<const CallTraffic> traffic);
+// `traffic` (messages_traffic of the call) to the ports when it begins; `traffic` must live until then.
+[[nodiscard]] CallPlan plan_closed_form(const CollectiveCall& call, const ClosedFormTiming& timing,
+                                        const CallTraffic& traffic);
 
 // The algorithm that runs for `requested` (never automatic). Throws std::invalid_argument for nvls on a
 // cluster without NVLS (nvls_unavailable()).

@@ -25,7 +25,7 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
   if (message.bytes == 0) {
     // A zero-byte message (a synchronization) loads no link: only its path's latency matters, which is
     // the same on every equal-cost path of the topologies built here. Remembered per pair.
-    source.emit(dst, context_.latencies.between(src, dst), kMessageArrival, arrival);
+    source.emit(dst, source.latency_to(dst), kMessageArrival, arrival);
     return;
   }
   RouteTag tag = topology.router->start(src, dst, message.flow, 0);

@@ -8,6 +8,7 @@
 #include "models/network/network_context.hpp"
 #include "models/network/network_events.hpp"
 #include "models/network/output_port.hpp"
+#include "models/network/peer_latencies.hpp"
 #include "models/network/topology.hpp"
 #include "pdes/logical_process.hpp"
 
@@ -32,6 +33,13 @@ class NetworkNodeLp : public pdes::LogicalProcess {
   [[nodiscard]] NetworkContext& network() noexcept { return network_; }
   [[nodiscard]] OutputPort& output_port(PortIndex index) noexcept { return ports_[index]; }
   [[nodiscard]] pdes::SimTime current_time() const noexcept { return now(); }
+  // Path latencies to and from this node, through its own few remembered peers (peer_latencies.hpp).
+  [[nodiscard]] pdes::SimTime latency_to(NodeId to) {
+    return peer_latencies_.between(network_.latencies, node(), to, true);
+  }
+  [[nodiscard]] pdes::SimTime latency_from(NodeId from) {
+    return peer_latencies_.between(network_.latencies, node(), from, false);
+  }
 
   // For the fabric: send an event from this node.
   void emit(NodeId to, pdes::SimTime delay, pdes::EventKind kind, const pdes::Payload& payload, std::uint32_t aux = 0) {
@@ -54,6 +62,7 @@ class NetworkNodeLp : public pdes::LogicalProcess {
   NetworkContext& network_;
   std::vector<OutputPort> ports_;
   std::unordered_map<MessageId, LastHop> last_hop_;
+  PeerLatencies peer_latencies_;
 };
 
 }  // namespace rackscale::models::network

@@ -39,7 +39,7 @@ class TrainingRole final : public accelerator::DeviceRole {
   GroupDirectory& directory_;
   std::uint32_t device_;
   const accelerator::Program& program_;
-  mutable std::array<Group, 7> groups_;
+  mutable std::array<Group, accelerator::kGroupKinds> groups_;
 };
 
 }  // namespace rackscale::models::workload
