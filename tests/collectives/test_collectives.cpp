@@ -464,6 +464,9 @@ class RecordingOutbox final : public coll::Outbox {
   void multicast(net::DeviceLp&, const net::MulticastGroup&, std::uint64_t, std::uint32_t) override {
     ADD_FAILURE() << "a tree multicasts nothing";
   }
+  void signal(net::DeviceLp&, std::uint32_t, std::uint32_t, SimTime) override {
+    ADD_FAILURE() << "a tree sends no held signals";
+  }
   void wake_at(net::DeviceLp&, SimTime) override { ADD_FAILURE() << "a tree sets no timers"; }
   std::vector<Sent> take() { return std::exchange(sent_, {}); }
 
@@ -694,6 +697,37 @@ TEST(Collectives, MessagesArrivingBeforeStartAreKept) {
     // The last member starts at 21 us; nobody can finish before.
     EXPECT_GE(pdes::max_over_ranks(world(), stats.last_end), 21'000'000u);
   }
+}
+
+// A closed-form call's protocol (closed_form.hpp) with members starting at r x 3 us on a star, where every
+// pair of devices is the same latency a = 2 kLink apart: every member ends at the last start (21 us) plus
+// the call's formula time T, and the call costs p - 1 arrivals at the leader, p - 1 releases (each held
+// until its member's end) and the leader's own timer: 2 (p - 1) + 1 events besides the p start events.
+TEST(ClosedForm, EveryMemberEndsAtTheLastStartPlusItsTimeInTwoEvents) {
+  const std::uint32_t p = 8;
+  const net::Topology t = star(p);
+  const net::ClusterSpec cluster = star_cluster(p);
+  const auto call = call_of(CollectiveKind::all_reduce, Algorithm::ring, 1 << 20, p);
+  const SimTime T = coll::time_closed_form(cluster, call).duration;
+  ASSERT_GT(T, 2 * kA) << "the releases would not be held";
+  std::vector<std::int32_t> owner(t.nodes.size(), 0);
+  for (std::size_t n = 0; n < owner.size(); ++n)
+    owner[n] = static_cast<std::int32_t>(n * static_cast<std::size_t>(world().size()) / owner.size());
+  pdes::Engine engine(world(), pdes::RankMap(owner, world().size()), {});
+  net::NetworkSpec closed = analytical();
+  closed.collectives = net::CollectiveModel::closed_form;
+  net::NetworkContext context(t, closed);
+  std::vector<coll::BenchStats> stats(p);
+  net::add_network_lps(engine, context, [&](std::uint32_t device) {
+    return std::make_unique<LateStarter>(coll::make_collective_engine(cluster, t), call, stats[device]);
+  });
+  const pdes::EngineStats run = engine.run(pdes::kNever);
+  std::vector<std::uint64_t> ends(p), all_ends(p);
+  for (std::uint32_t d = 0; d < p; ++d) ends[d] = stats[d].last_end;
+  pdes::reduce_to_all(world(), ends, all_ends, pdes::Reduction::max);
+  for (std::uint32_t d = 0; d < p; ++d) EXPECT_EQ(all_ends[d], 21'000'000u + T) << "member " << d;
+  EXPECT_EQ(boost::mpi::all_reduce(world(), run.events_processed, std::plus<std::uint64_t>()),
+            p + 2 * (p - 1) + 1);
 }
 
 TEST(Collectives, EmptyAndOneMemberCallsCompleteAtOnce) {

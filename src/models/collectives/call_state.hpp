@@ -27,6 +27,10 @@ class Outbox {
                                 std::uint64_t bytes, std::uint32_t index) = 0;
   virtual void multicast(network::DeviceLp& device, const network::MulticastGroup& group, std::uint64_t bytes,
                          std::uint32_t index) = 0;
+  // A zero-byte message that `dst_device` receives at `not_before`, or on its arrival if that is later
+  // (network::DeviceLp::send_signal); same `index` rules.
+  virtual void signal(network::DeviceLp& device, std::uint32_t dst_device, std::uint32_t index,
+                      pdes::SimTime not_before) = 0;
   // Calls the state's wake() at simulated time `at` (>= now).
   virtual void wake_at(network::DeviceLp& device, pdes::SimTime at) = 0;
 };

@@ -46,14 +46,12 @@ void ClosedFormMachine::begin(network::DeviceLp& device, Outbox& out) {
 }
 
 void ClosedFormMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) {
-  const pdes::SimTime now = device.time();
-  if (index == kRelease) {
-    const pdes::SimTime a = latency_from(device, leader_);
-    const pdes::SimTime last_start = now >= 2 * a ? now - 2 * a : 0;
-    end_at(device, out, std::max(now, last_start + duration_));
+  if (index == kRelease) {  // held by the leader until this member's end (release_if_all_here)
+    finished_ = true;
     return;
   }
   // The leader hears from a member.
+  const pdes::SimTime now = device.time();
   const pdes::SimTime a = latency_from(device, src_device);
   last_start_ = std::max(last_start_, now >= a ? now - a : 0);
   ++arrivals_;
@@ -62,8 +60,17 @@ void ClosedFormMachine::receive(network::DeviceLp& device, Outbox& out, std::uin
 
 void ClosedFormMachine::release_if_all_here(network::DeviceLp& device, Outbox& out) {
   if (arrivals_ < member_count_) return;
-  for (std::uint32_t r = 1; r < members_.size(); ++r) out.send(device, members_[r], 0, 0, kRelease);
-  end_at(device, out, std::max(device.time(), last_start_ + duration_));
+  const pdes::SimTime now = device.time();
+  const network::Topology& topology = *device.network().topology;
+  for (std::uint32_t r = 1; r < members_.size(); ++r) {
+    // What the member would work out on receiving the release at R, a latency a from here: the last
+    // start was R - 2a, so its part ends at max(R, R - 2a + T). The release is held until then.
+    const pdes::SimTime a = device.latency_to(topology.devices[members_[r]]);
+    const pdes::SimTime R = now + a;
+    const pdes::SimTime last_start = R >= 2 * a ? R - 2 * a : 0;
+    out.signal(device, members_[r], kRelease, std::max(R, last_start + duration_));
+  }
+  end_at(device, out, std::max(now, last_start_ + duration_));
 }
 
 void ClosedFormMachine::end_at(network::DeviceLp& device, Outbox& out, pdes::SimTime at) {

@@ -10,6 +10,10 @@
 // start + T. The leader knows each start exactly (arrival minus that member's path latency); a member
 // that receives its release at R, from a leader a latency a away, takes the last start as R - 2a (exact
 // when the members' latencies to the leader are equal, as in a scale-up domain or a uniform tree).
+// Since T is the same for every member, the leader works that end out itself and sends the release as
+// a signal held until then (DeviceLp::send_signal): the member takes it in when its part ends, so the
+// call costs a member two events (its arrival at the leader, its release) rather than three (a release
+// followed by a timer).
 //
 // The data still loads the links, for link utilization and energy: when it begins, a member charges the
 // messages it would send in messages mode (CallState::list_sends of the algorithm's machine, with the

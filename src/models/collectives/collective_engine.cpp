@@ -108,6 +108,11 @@ class Engine final : public CollectiveEngine, private Outbox {
       device.send_message(dst_device, bytes, flow, tag);
   }
 
+  void signal(network::DeviceLp& device, std::uint32_t dst_device, std::uint32_t index,
+              pdes::SimTime not_before) override {
+    (void)device.send_signal(dst_device, accelerator::collective_tag(key_, index), not_before);
+  }
+
   // NVLS traffic goes into the switch through the device's own scale-up port queue in both fidelities
   // (network/switch_multimem.hpp), so the pacer has nothing to do for it.
   void reduce_in_switch(network::DeviceLp& device, std::uint32_t owner_device, std::uint32_t contributors,

@@ -30,6 +30,20 @@ MessageId DeviceLp::send_message(std::uint32_t dst_device, std::uint64_t bytes, 
   return message.id;
 }
 
+MessageId DeviceLp::send_signal(std::uint32_t dst_device, std::uint64_t tag, pdes::SimTime not_before) {
+  if (dst_device >= network().topology->device_count())
+    throw std::out_of_range(fmt::format("device {} sent a signal to device {}, but the cluster has {} devices", device_,
+                                        dst_device, network().topology->device_count()));
+  if (tag > kMaxMessageTag)
+    throw std::out_of_range(fmt::format("device {} sent a signal with tag {:#x}, beyond 2^44 - 1", device_, tag));
+  const MessageId id = make_message_id(device_, tag);
+  const NodeId dst = network().topology->devices[dst_device];
+  const pdes::SimTime arrival = dst == node() ? 0 : latency_to(dst);
+  const pdes::SimTime held = not_before > now() ? not_before - now() : 0;
+  emit(dst, std::max(arrival, held), kMessageArrival, encode_message_arrival(id, 0));
+  return id;
+}
+
 MessageId DeviceLp::reduce_in_switch(std::uint32_t owner_device, std::uint32_t contributors, std::uint64_t bytes,
                                      std::uint64_t tag) {
   if (tag > kMaxMessageTag)

@@ -43,6 +43,11 @@ class DeviceLp final : public NetworkNodeLp {
   // Starts sending; the receiver's behaviour gets on_delivery, with `tag`, when the last byte is in.
   // `tag` (< 2^44) must be unique among this device's messages in flight.
   MessageId send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow, std::uint64_t tag);
+  // A zero-byte message (a signal) that the receiver takes in at `not_before`, or at its arrival over the
+  // path (its latency, as for any zero-byte message in both fidelities) if that is later. For a receiver
+  // whose only response would be to wait until a time the sender already knows (a closed-form call's
+  // release: collectives/closed_form.hpp), the arrival and the wait are one event instead of two.
+  MessageId send_signal(std::uint32_t dst_device, std::uint64_t tag, pdes::SimTime not_before);
   // NVLink SHARP (switch_multimem.hpp): contributes `bytes` to the in-switch reduction `tag` whose sum the
   // scale-up switch sends to `owner_device` (tagged `tag`, from the owner) once all `contributors` have.
   MessageId reduce_in_switch(std::uint32_t owner_device, std::uint32_t contributors, std::uint64_t bytes,
