@@ -48,6 +48,13 @@ ProgramIndex::ProgramIndex(const Program& program) : program_(&program) {
     const auto& stream = stream_ops_[op.stream];
     if (position_[i] > 0) dependents[stream[position_[i] - 1]].push_back(i);
   }
+  dependency_positions_.reserve(program.dependencies.size());
+  for (const OpIndex d : program.dependencies) {
+    if (position_[d] >= StreamPosition::kPositions)
+      throw std::length_error(fmt::format("program: op {} is at position {} of its stream, beyond 2^24 - 1", d,
+                                          position_[d]));
+    dependency_positions_.push_back({program.ops[d].stream, position_[d]});
+  }
   dependent_start_.reserve(n + 1);
   dependent_start_.push_back(0);
   for (const auto& list : dependents) {
@@ -75,9 +82,7 @@ void DeviceExecutor::start(network::DeviceLp& device) {
 
 void DeviceExecutor::begin_iteration(network::DeviceLp& device) {
   const auto n = index_->program().ops.size();
-  done_.assign(n, false);
-  next_in_stream_.assign(index_->streams(), 0);
-  stream_busy_.assign(index_->streams(), false);
+  streams_.assign(index_->streams(), {});
   remaining_ = static_cast<std::uint32_t>(n);
   compute_idle_since_ = device.time();
   blocker_ = WaitCause::idle;
@@ -91,22 +96,21 @@ void DeviceExecutor::begin_iteration(network::DeviceLp& device) {
 }
 
 bool DeviceExecutor::ready(OpIndex i) const {
-  const Program& p = index_->program();
-  const Op& op = p.ops[i];
-  for (std::uint32_t d = 0; d < op.dependency_count; ++d)
-    if (!done_[p.dependencies[op.first_dependency + d]]) return false;
+  for (const ProgramIndex::StreamPosition at : index_->dependency_positions(i))
+    if (at.position() >= streams_[at.stream()].finished()) return false;
   return true;
 }
 
 void DeviceExecutor::try_start(network::DeviceLp& device, std::size_t s) {
-  if (stream_busy_[s]) return;
+  StreamState& stream = streams_[s];
+  if (stream.busy) return;
   const auto& ops = index_->stream_ops(s);
-  if (next_in_stream_[s] >= ops.size()) return;
-  const OpIndex i = ops[next_in_stream_[s]];
+  if (stream.next >= ops.size()) return;
+  const OpIndex i = ops[stream.next];
   if (!ready(i)) return;
   if (index_->program().ops[i].kind == OpKind::compute && compute_busy_) return;
-  ++next_in_stream_[s];
-  stream_busy_[s] = true;
+  ++stream.next;
+  stream.busy = true;
   start_op(device, i);
 }
 
@@ -271,10 +275,9 @@ void DeviceExecutor::charge_wait(pdes::SimTime from, pdes::SimTime to, WaitCause
 void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
   const Op& op = index_->program().ops[i];
   const pdes::SimTime now = device.time();
-  done_[i] = true;
   --remaining_;
   ++ops_finished_;
-  stream_busy_[op.stream] = false;
+  streams_[op.stream].busy = false;  // ops of a stream finish in its order: op i was the one running
   if (op.kind == OpKind::compute) {
     compute_busy_ = false;
     compute_idle_since_ = now;

@@ -42,6 +42,25 @@ class ProgramIndex {
     return {dependents_.data() + dependent_start_[i], dependent_start_[i + 1] - dependent_start_[i]};
   }
   [[nodiscard]] std::uint32_t position_in_stream(OpIndex i) const { return position_[i]; }
+  // Where op i's dependencies sit: each one's stream and position in it, in Program::dependencies
+  // order. A stream runs its ops one at a time in order, so "dependency done" is "its position is below
+  // its stream's count of finished ops": a device needs no per-op state, and checking readiness reads
+  // this shared array instead of a per-device bit per op (a cache miss per check on a large cluster).
+  class StreamPosition {
+   public:
+    static constexpr std::uint32_t kPositions = 1u << 24;
+    StreamPosition(std::uint8_t stream, std::uint32_t position) noexcept
+        : packed_(static_cast<std::uint32_t>(stream) << 24 | position) {}
+    [[nodiscard]] std::uint32_t stream() const noexcept { return packed_ >> 24; }
+    [[nodiscard]] std::uint32_t position() const noexcept { return packed_ & (kPositions - 1); }
+
+   private:
+    std::uint32_t packed_;
+  };
+  [[nodiscard]] std::span<const StreamPosition> dependency_positions(OpIndex i) const {
+    const Op& op = program_->ops[i];
+    return {dependency_positions_.data() + op.first_dependency, op.dependency_count};
+  }
 
  private:
   const Program* program_;
@@ -49,6 +68,7 @@ class ProgramIndex {
   std::vector<std::uint32_t> position_;
   std::vector<std::uint32_t> dependent_start_;
   std::vector<OpIndex> dependents_;
+  std::vector<StreamPosition> dependency_positions_;  // parallel to Program::dependencies
 };
 
 // Where a device's time went over the iterations it ran (ps).
@@ -119,9 +139,13 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   std::uint32_t iterations_;
   std::uint32_t iteration_ = 0;
 
-  std::vector<bool> done_;                    // per op, this iteration
-  std::vector<std::uint32_t> next_in_stream_; // per stream: position of the next op to start
-  std::vector<bool> stream_busy_;             // per stream: an op of it is running
+  // Per stream, this iteration; all of a device's streams in one or two cache lines.
+  struct StreamState {
+    std::uint32_t next = 0;  // position of the next op to start
+    bool busy = false;       // an op of it is running (the one before `next`)
+    [[nodiscard]] std::uint32_t finished() const noexcept { return next - (busy ? 1 : 0); }
+  };
+  std::vector<StreamState> streams_;
   std::uint32_t remaining_ = 0;               // ops of this iteration not done yet
   bool compute_busy_ = false;
   pdes::SimTime compute_started_ = 0;
