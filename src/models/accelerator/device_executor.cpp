@@ -48,6 +48,15 @@ ProgramIndex::ProgramIndex(const Program& program) : program_(&program) {
     const auto& stream = stream_ops_[op.stream];
     if (position_[i] > 0) dependents[stream[position_[i] - 1]].push_back(i);
   }
+  const bool few_streams = stream_ops_.size() <= 64;
+  const auto bit = [](std::size_t s) { return std::uint64_t{1} << s; };
+  streams_to_try_.assign(n, ~std::uint64_t{0});
+  for (OpIndex i = 0; i < n; ++i) {
+    if (!few_streams || program.ops[i].kind == OpKind::compute) continue;
+    std::uint64_t mask = bit(program.ops[i].stream);
+    for (const OpIndex j : dependents[i]) mask |= bit(program.ops[j].stream);
+    streams_to_try_[i] = mask;
+  }
   dependency_positions_.reserve(program.dependencies.size());
   for (const OpIndex d : program.dependencies) {
     if (position_[d] >= StreamPosition::kPositions)
@@ -307,7 +316,10 @@ void DeviceExecutor::finish_op(network::DeviceLp& device, OpIndex i) {
     if (++iteration_ < iterations_) begin_iteration(device);
     return;
   }
-  for (std::size_t s = 0; s < index_->streams(); ++s) try_start(device, s);
+  // In stream order, as a loop over every stream would; the others can start nothing new.
+  const std::uint64_t mask = index_->streams_to_try(i);
+  for (std::size_t s = 0; s < index_->streams(); ++s)
+    if (s >= 64 || (mask >> s & 1) != 0) try_start(device, s);
 }
 
 }  // namespace rackscale::models::accelerator

@@ -57,6 +57,10 @@ class ProgramIndex {
    private:
     std::uint32_t packed_;
   };
+  // The streams whose next op may start once op i finishes, as bits: its own (now free), its dependents'
+  // and, when i is a compute op (the compute units are free again), every stream. Streams beyond 64
+  // make every mask all ones.
+  [[nodiscard]] std::uint64_t streams_to_try(OpIndex i) const { return streams_to_try_[i]; }
   [[nodiscard]] std::span<const StreamPosition> dependency_positions(OpIndex i) const {
     const Op& op = program_->ops[i];
     return {dependency_positions_.data() + op.first_dependency, op.dependency_count};
@@ -69,6 +73,7 @@ class ProgramIndex {
   std::vector<std::uint32_t> dependent_start_;
   std::vector<OpIndex> dependents_;
   std::vector<StreamPosition> dependency_positions_;  // parallel to Program::dependencies
+  std::vector<std::uint64_t> streams_to_try_;         // per op
 };
 
 // Where a device's time went over the iterations it ran (ps).
