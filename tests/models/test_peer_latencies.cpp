@@ -16,7 +16,7 @@ namespace {
 using namespace rackscale::testing;
 using rackscale::pdes::SimTime;
 
-constexpr std::uint32_t kLeaves = 12;  // more peers than the cache keeps
+constexpr std::uint32_t kLeaves = 12;  // 24 keys (both directions): more than the cache keeps
 
 // Node n's cable into the switch takes 1000 n ps; the switch's port out to node n takes 7 n ps.
 SimTime up(net::NodeId n) { return 1000 * SimTime{n}; }

@@ -3,7 +3,7 @@
 // the rank's shared PathLatencyCache. A device sends zero-byte messages (closed-form collectives'
 // synchronizations, a tree's credits) to the same handful of peers thousands of times an iteration: its
 // group leaders, and they to it. On 16,384 devices the shared table is a megabyte that every lookup
-// missed in the processor's cache; these seven entries are one line of the LP's own object.
+// missed in the processor's cache; these fifteen entries are two lines of the LP's own object.
 //
 // A pure function of the topology like the shared table, so a hit and a miss give the same latency.
 #include <array>
@@ -35,11 +35,19 @@ class PeerLatencies {
   }
 
  private:
-  static constexpr std::size_t kEntries = 7;  // 7 x 8 bytes and the replacement cursor: 64 bytes
+  // 15 x 8 bytes and the replacement cursor: two cache lines. A tensor-parallel group's leader (1 device
+  // in 8) hears from its 7 members and then answers them: 14 keys in turn, which 7 entries replaced
+  // round-robin would miss every time.
+  static constexpr std::size_t kEntries = 15;
   static constexpr std::uint32_t kIncoming = std::uint32_t{1} << 31;
   static constexpr std::uint32_t kNone = ~std::uint32_t{0};
   static constexpr pdes::SimTime kMaxKept = kNone;  // 2^32 - 1 ps, about 4.3 ms
-  std::array<std::uint32_t, kEntries> keys_{kNone, kNone, kNone, kNone, kNone, kNone, kNone};
+  static constexpr std::array<std::uint32_t, kEntries> empty_keys() {
+    std::array<std::uint32_t, kEntries> keys{};
+    keys.fill(kNone);
+    return keys;
+  }
+  std::array<std::uint32_t, kEntries> keys_ = empty_keys();
   std::array<std::uint32_t, kEntries> latencies_{};
   std::uint8_t next_ = 0;  // round-robin replacement
 };
