@@ -18,25 +18,29 @@ void DeviceLp::init() { behaviour_->start(*this); }
 
 void DeviceLp::finish() { behaviour_->finish(*this); }
 
-MessageId DeviceLp::send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow,
-                                 std::uint64_t tag) {
+void DeviceLp::check_destination(std::uint32_t dst_device) {
   if (dst_device >= network().topology->device_count())
     throw std::out_of_range(fmt::format("device {} sent a message to device {}, but the cluster has {} devices",
                                         device_, dst_device, network().topology->device_count()));
+}
+
+MessageId DeviceLp::checked_id(std::uint64_t tag) const {
   if (tag > kMaxMessageTag)
     throw std::out_of_range(fmt::format("device {} sent a message with tag {:#x}, beyond 2^44 - 1", device_, tag));
-  const Message message{make_message_id(device_, tag), device_, dst_device, bytes, flow};
+  return make_message_id(device_, tag);
+}
+
+MessageId DeviceLp::send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow,
+                                 std::uint64_t tag) {
+  check_destination(dst_device);
+  const Message message{checked_id(tag), device_, dst_device, bytes, flow};
   network().fabric->send(*this, message);
   return message.id;
 }
 
 MessageId DeviceLp::send_signal(std::uint32_t dst_device, std::uint64_t tag, pdes::SimTime not_before) {
-  if (dst_device >= network().topology->device_count())
-    throw std::out_of_range(fmt::format("device {} sent a signal to device {}, but the cluster has {} devices", device_,
-                                        dst_device, network().topology->device_count()));
-  if (tag > kMaxMessageTag)
-    throw std::out_of_range(fmt::format("device {} sent a signal with tag {:#x}, beyond 2^44 - 1", device_, tag));
-  const MessageId id = make_message_id(device_, tag);
+  check_destination(dst_device);
+  const MessageId id = checked_id(tag);
   const NodeId dst = network().topology->devices[dst_device];
   const pdes::SimTime arrival = dst == node() ? 0 : latency_to(dst);
   const pdes::SimTime held = not_before > now() ? not_before - now() : 0;
@@ -46,17 +50,13 @@ MessageId DeviceLp::send_signal(std::uint32_t dst_device, std::uint64_t tag, pde
 
 MessageId DeviceLp::reduce_in_switch(std::uint32_t owner_device, std::uint32_t contributors, std::uint64_t bytes,
                                      std::uint64_t tag) {
-  if (tag > kMaxMessageTag)
-    throw std::out_of_range(fmt::format("device {} sent a message with tag {:#x}, beyond 2^44 - 1", device_, tag));
-  const MessageId id = make_message_id(device_, tag);
+  const MessageId id = checked_id(tag);
   send_reduce_contribution(*this, id, owner_device, contributors, bytes);
   return id;
 }
 
 MessageId DeviceLp::multicast(const MulticastGroup& group, std::uint64_t bytes, std::uint64_t tag) {
-  if (tag > kMaxMessageTag)
-    throw std::out_of_range(fmt::format("device {} sent a message with tag {:#x}, beyond 2^44 - 1", device_, tag));
-  const MessageId id = make_message_id(device_, tag);
+  const MessageId id = checked_id(tag);
   send_multicast(*this, id, group, bytes);
   return id;
 }

@@ -62,6 +62,10 @@ class DeviceLp final : public NetworkNodeLp {
   void accept_message(MessageId message, std::uint64_t bytes) override;
 
  private:
+  // The checks every sending call makes: the destination is a device of the cluster; the tag fits a
+  // message id (below 2^44), which is returned.
+  void check_destination(std::uint32_t dst_device);
+  [[nodiscard]] MessageId checked_id(std::uint64_t tag) const;
   // A unit of an NVLS delivery (kMultimemDelivery) of several units: reassembled here, as the switch
   // sends each unit on its own. (Chunks are counted by the node before the destination: ChunkFabric.)
   void accept_unit(const Chunk& chunk, pdes::SimTime tail_at);
