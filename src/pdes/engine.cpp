@@ -117,6 +117,15 @@ void Engine::causality_error(const LogicalProcess& src, LpId dst, SimTime delay)
 void Engine::handle_until(SimTime limit) {
   Event event;
   while (queue_->pop_before(limit, event)) {
+    // A two-step pipeline of loads: the LP handled after next has its table entry fetched, the next LP
+    // (whose entry was fetched during the last handling) its first four lines, which hold the LP's
+    // base (engine, sequence, random stream) and the start of the model's state.
+    const EventQueue::Upcoming& upcoming = queue_->upcoming_destinations();
+    if (upcoming[1] != kNoLp) __builtin_prefetch(&local_by_id_[upcoming[1]]);
+    if (upcoming[0] != kNoLp) {
+      const char* lp = reinterpret_cast<const char*>(local_by_id_[upcoming[0]]);
+      for (int line = 0; line < 4; ++line) __builtin_prefetch(lp + 64 * line);
+    }
     now_ = event.time;
     local_by_id_[event.dst]->handle(event);
     if (++stats_.events_processed == next_progress_poll_) poll_progress();

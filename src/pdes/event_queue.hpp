@@ -5,6 +5,7 @@
 // Contract for every implementation: pop_before() returns events in the order of pdes::before()
 // (time, source LP, sequence), whatever order they were pushed in, including pushes earlier than
 // events already popped.
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -35,6 +36,16 @@ class EventQueue {
   [[nodiscard]] bool empty() const { return size() == 0; }
 
   [[nodiscard]] virtual std::string_view name() const = 0;
+
+  // The destinations of the events the next two pops will probably return (kNoLp where unknown): a
+  // hint, set by pop_before() where it costs nothing extra, with which the engine starts loading those
+  // LPs while it handles the event just popped (with tens of thousands of LPs each is a cache miss).
+  // Never needed for correctness: a push may change which events come next.
+  using Upcoming = std::array<LpId, 2>;
+  [[nodiscard]] const Upcoming& upcoming_destinations() const noexcept { return upcoming_; }
+
+ protected:
+  Upcoming upcoming_{kNoLp, kNoLp};
 };
 
 // Names accepted by make_event_queue(), the default first.

@@ -32,7 +32,11 @@ bool LadderQueue::pop_before(SimTime limit, Event& out) {
   out = pool_[slot];
   pool_.release(slot);
   --size_;
-  if (!sorted_.empty()) pool_.prefetch(sorted_.back().slot);
+  // The records of the next two events were fetched during the last two handlings (below), so their
+  // destinations can be read now without a stall; the one after them starts loading for later pops.
+  const std::size_t n = sorted_.size();
+  upcoming_ = {n > 0 ? pool_[sorted_[n - 1].slot].dst : kNoLp, n > 1 ? pool_[sorted_[n - 2].slot].dst : kNoLp};
+  if (n > 2) pool_.prefetch(sorted_[n - 3].slot);
   return true;
 }
 
