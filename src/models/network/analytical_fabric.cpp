@@ -17,17 +17,7 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
   const Topology& topology = *context_.topology;
   const NodeId src = topology.devices[message.src_device];
   const NodeId dst = topology.devices[message.dst_device];
-  const pdes::Payload arrival = encode_message_arrival(message.id, message.bytes);
-  if (src == dst) {
-    source.emit(src, 0, kMessageArrival, arrival);
-    return;
-  }
-  if (message.bytes == 0) {
-    // A zero-byte message (a synchronization) loads no link: only its path's latency matters, which is
-    // the same on every equal-cost path of the topologies built here. Remembered per pair.
-    source.emit(dst, source.latency_to(dst), kMessageArrival, arrival);
-    return;
-  }
+  if (send_without_links(source, message, src, dst)) return;
   RouteTag tag = topology.router->start(src, dst, message.flow, 0);
   pdes::SimTime latency = 0;
   double bottleneck = std::numeric_limits<double>::infinity();
@@ -45,7 +35,7 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
                              serialization_time(message.bytes, port.bandwidth), 0);
     at = port.peer;
   }
-  source.emit(dst, latency + serialization_time(message.bytes, bottleneck), kMessageArrival, arrival);
+  source.emit(dst, latency + serialization_time(message.bytes, bottleneck), kMessageArrival, encode_message_arrival(message.id, message.bytes));
 }
 
 void AnalyticalFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {

@@ -16,18 +16,7 @@ void ChunkFabric::send(NetworkNodeLp& source, const Message& message) {
   const Topology& topology = *context_.topology;
   const NodeId src = topology.devices[message.src_device];
   const NodeId dst = topology.devices[message.dst_device];
-  if (src == dst) {
-    source.emit(src, 0, kMessageArrival, encode_message_arrival(message.id, message.bytes));
-    return;
-  }
-  if (message.bytes == 0) {
-    // A zero-byte message (a tree's credit, a synchronization) is modelled as in analytical fidelity:
-    // one event after its path's latency, queueing at no port. Carried as a chunk it cost an event per
-    // hop, as many as the data it paces; leaving its queueing out moved the 4,096-device tree all-reduce
-    // by 1.8 % (docs/network.md, "Zero-byte messages").
-    source.emit(dst, source.latency_to(dst), kMessageArrival, encode_message_arrival(message.id, 0));
-    return;
-  }
+  if (send_without_links(source, message, src, dst)) return;
   const std::uint64_t size = context_.spec.chunk_bytes;
   const std::uint64_t chunks = std::max<std::uint64_t>(1, (message.bytes + size - 1) / size);
   if (chunks > std::numeric_limits<std::uint32_t>::max())

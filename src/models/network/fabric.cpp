@@ -3,12 +3,21 @@
 #include "models/network/analytical_fabric.hpp"
 #include "models/network/chunk_fabric.hpp"
 #include "models/network/network_context.hpp"
+#include "models/network/network_events.hpp"
+#include "models/network/network_node_lp.hpp"
 
 namespace rackscale::models::network {
 
 std::unique_ptr<Fabric> make_fabric(NetworkContext& context) {
   if (context.spec.fidelity == Fidelity::chunk) return std::make_unique<ChunkFabric>(context);
   return std::make_unique<AnalyticalFabric>(context);
+}
+
+bool send_without_links(NetworkNodeLp& source, const Message& message, NodeId src, NodeId dst) {
+  if (src != dst && message.bytes != 0) return false;
+  const pdes::SimTime delay = src == dst ? 0 : source.latency_to(dst);
+  source.emit(dst, delay, kMessageArrival, encode_message_arrival(message.id, message.bytes));
+  return true;
 }
 
 }  // namespace rackscale::models::network

@@ -11,6 +11,7 @@
 
 #include "models/network/cluster_spec.hpp"
 #include "models/network/message.hpp"
+#include "models/network/topology.hpp"
 #include "pdes/event.hpp"
 
 namespace rackscale::models::network {
@@ -32,5 +33,13 @@ class Fabric {
 
 struct NetworkContext;
 [[nodiscard]] std::unique_ptr<Fabric> make_fabric(NetworkContext& context);
+
+// The messages that cross no link in either fidelity, sent here if `message` is one of them (returns
+// true): a device's message to itself arrives at once; a zero-byte message (a tree's credit, a
+// synchronization) loads no link, so it arrives one event later, after its path's latency (the same on
+// every equal-cost path of the topologies built here), queueing at no port. Carried as a chunk it cost
+// an event per hop, as many as the data it paces; leaving its queueing out moved the 4,096-device tree
+// all-reduce by 1.8 % (docs/network.md, "Zero-byte messages").
+bool send_without_links(NetworkNodeLp& source, const Message& message, NodeId src, NodeId dst);
 
 }  // namespace rackscale::models::network
