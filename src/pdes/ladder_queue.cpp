@@ -34,8 +34,13 @@ bool LadderQueue::pop_before(SimTime limit, Event& out) {
   --size_;
   // The records of the next two events were fetched during the last two handlings (below), so their
   // destinations can be read now without a stall; the one after them starts loading for later pops.
+  // With late entries the next event may be the earliest of them, and the one after is not known.
   const std::size_t n = sorted_.size();
-  upcoming_ = {n > 0 ? pool_[sorted_[n - 1].slot].dst : kNoLp, n > 1 ? pool_[sorted_[n - 2].slot].dst : kNoLp};
+  if (late_.empty()) {
+    upcoming_ = {n > 0 ? pool_[sorted_[n - 1].slot].dst : kNoLp, n > 1 ? pool_[sorted_[n - 2].slot].dst : kNoLp};
+  } else {
+    upcoming_ = {pool_[(first_is_late() ? late_.top() : sorted_.back()).slot].dst, kNoLp};
+  }
   if (n > 2) pool_.prefetch(sorted_[n - 3].slot);
   return true;
 }
