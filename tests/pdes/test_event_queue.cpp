@@ -405,7 +405,9 @@ TEST_P(EventQueueTest, UpcomingDestinationsNameTheNextPops) {
   Event e;
   SimTime last = 0;
   for (int i = 0; i < 10'000 && queue->pop_before(kNever, e); ++i) last = e.time;
-  for (int i = 0; i < 2'000; ++i) queue->push(make_event(last - std::min<SimTime>(last, uniform(0, 1'000)), 7, scrambled_seq(++counter)));
+  for (int i = 0; i < 2'000; ++i) {
+    queue->push(make_event(last - std::min<SimTime>(last, uniform(0, 1'000)), 7, scrambled_seq(++counter)));
+  }
   pops += queue->size();
   named += check_upcoming_while_draining(*queue);
   // The ladder names the next event but at a bottom's last (then a refill decides); drained without
