@@ -63,12 +63,12 @@ void ClosedFormMachine::release_if_all_here(network::DeviceLp& device, Outbox& o
   const pdes::SimTime now = device.time();
   const network::Topology& topology = *device.network().topology;
   for (std::uint32_t r = 1; r < members_.size(); ++r) {
-    // What the member would work out on receiving the release at R, a latency a from here: the last
-    // start was R - 2a, so its part ends at max(R, R - 2a + T). The release is held until then.
+    // What the member would work out on receiving the release at R = now + a, a latency a from here:
+    // the last start was R - 2a = now - a, so its part ends at max(R, now - a + T). The release is held
+    // until then.
     const pdes::SimTime a = device.latency_to(topology.devices[members_[r]]);
-    const pdes::SimTime R = now + a;
-    const pdes::SimTime last_start = R >= 2 * a ? R - 2 * a : 0;
-    out.signal(device, members_[r], kRelease, std::max(R, last_start + duration_));
+    const pdes::SimTime last_start = now >= a ? now - a : 0;
+    out.signal(device, members_[r], kRelease, std::max(now + a, last_start + duration_));
   }
   end_at(device, out, std::max(now, last_start_ + duration_));
 }

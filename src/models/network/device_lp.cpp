@@ -41,10 +41,7 @@ MessageId DeviceLp::send_message(std::uint32_t dst_device, std::uint64_t bytes, 
 MessageId DeviceLp::send_signal(std::uint32_t dst_device, std::uint64_t tag, pdes::SimTime not_before) {
   check_destination(dst_device);
   const MessageId id = checked_id(tag);
-  const NodeId dst = network().topology->devices[dst_device];
-  const pdes::SimTime arrival = dst == node() ? 0 : latency_to(dst);
-  const pdes::SimTime held = not_before > now() ? not_before - now() : 0;
-  emit(dst, std::max(arrival, held), kMessageArrival, encode_message_arrival(id, 0));
+  emit_arrival(network().topology->devices[dst_device], id, 0, not_before);
   return id;
 }
 

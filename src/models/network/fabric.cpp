@@ -3,7 +3,6 @@
 #include "models/network/analytical_fabric.hpp"
 #include "models/network/chunk_fabric.hpp"
 #include "models/network/network_context.hpp"
-#include "models/network/network_events.hpp"
 #include "models/network/network_node_lp.hpp"
 
 namespace rackscale::models::network {
@@ -15,8 +14,7 @@ std::unique_ptr<Fabric> make_fabric(NetworkContext& context) {
 
 bool send_without_links(NetworkNodeLp& source, const Message& message, NodeId src, NodeId dst) {
   if (src != dst && message.bytes != 0) return false;
-  const pdes::SimTime delay = src == dst ? 0 : source.latency_to(dst);
-  source.emit(dst, delay, kMessageArrival, encode_message_arrival(message.id, message.bytes));
+  source.emit_arrival(dst, message.id, message.bytes);
   return true;
 }
 

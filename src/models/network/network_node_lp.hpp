@@ -1,6 +1,7 @@
 #pragma once
 // The LP of a topology node (device or switch): its output ports, and the event plumbing the fabric
 // needs. Node id == LP id.
+#include <algorithm>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -44,6 +45,13 @@ class NetworkNodeLp : public pdes::LogicalProcess {
   // For the fabric: send an event from this node.
   void emit(NodeId to, pdes::SimTime delay, pdes::EventKind kind, const pdes::Payload& payload, std::uint32_t aux = 0) {
     send(to, delay, kind, payload, aux);
+  }
+  // A message that crosses no link (send_without_links, DeviceLp::send_signal) arriving at `to`: at once
+  // at this node itself, else after the path's latency, and in either case no earlier than `not_before`.
+  void emit_arrival(NodeId to, MessageId message, std::uint64_t bytes, pdes::SimTime not_before = 0) {
+    const pdes::SimTime arrival = to == node() ? 0 : latency_to(to);
+    const pdes::SimTime held = not_before > now() ? not_before - now() : 0;
+    send(to, std::max(arrival, held), kMessageArrival, encode_message_arrival(message, bytes));
   }
 
   // Analytical fidelity: a whole message addressed to this node arrived now.
