@@ -33,7 +33,7 @@ std::vector<TreeChannel> tree_channels(const MemberLayout& layout, std::span<con
 
 TreeMachine::TreeMachine(std::vector<TreeChannel> channels, std::uint64_t bytes, std::uint32_t pieces,
                          std::uint32_t window)
-    : bytes_(bytes), pieces_(pieces), window_(window), state_(channels.size() * pieces) {
+    : state_(channels.size() * pieces), pieces_(pieces), window_(window), bytes_(bytes) {
   channels_.reserve(channels.size());
   for (const TreeChannel& links : channels) channels_.push_back({links, {}});
 }

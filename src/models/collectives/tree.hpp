@@ -32,6 +32,8 @@
 #include <span>
 #include <vector>
 
+#include <boost/align/aligned_allocator.hpp>
+
 #include "models/collectives/call_state.hpp"
 #include "models/collectives/member_layout.hpp"
 
@@ -48,7 +50,7 @@ struct TreeChannel {
 [[nodiscard]] std::vector<TreeChannel> tree_channels(const MemberLayout& layout, std::span<const std::uint32_t> members,
                                                      std::uint32_t rank, std::uint32_t tree_channels);
 
-class TreeMachine final : public CallState {
+class alignas(64) TreeMachine final : public CallState {
  public:
   // `window`: pieces a sender may have outstanding per connection (0: unbounded, no credits).
   TreeMachine(std::vector<TreeChannel> channels, std::uint64_t bytes, std::uint32_t pieces, std::uint32_t window);
@@ -77,8 +79,9 @@ class TreeMachine final : public CallState {
     std::array<std::uint32_t, 3> down_sent{};     // per child: broadcast pieces sent
     std::array<std::uint32_t, 3> down_credits{};  // per child: credits back
   };
-  // A channel's links with its progress, in one record (one line to load, not two).
-  struct Channel {
+  // A channel's links with its progress, in one record on a line of its own (56 bytes: unaligned, most
+  // would straddle two lines).
+  struct alignas(64) Channel {
     TreeChannel links;
     ChannelState progress;
   };
@@ -98,12 +101,16 @@ class TreeMachine final : public CallState {
   void pump_up(network::DeviceLp& device, Outbox& out, std::uint32_t channel);
   void pump_down(network::DeviceLp& device, Outbox& out, std::uint32_t channel);
 
+  // The members a message reads (table, channels, pieces, their counts) first, in the object's first
+  // line; the object is line-aligned.
   std::vector<Channel> channels_;
-  std::uint64_t bytes_;
+  // channel-major: piece k of channel t at t * pieces_ + k. Line-aligned, so that a channel of up to 32
+  // pieces is one line.
+  std::vector<PieceState, boost::alignment::aligned_allocator<PieceState, 64>> state_;
   std::uint32_t pieces_;
   std::uint32_t window_;
-  std::vector<PieceState> state_;  // channel-major: piece k of channel t at t * pieces_ + k
   std::size_t done_ = 0;
+  std::uint64_t bytes_;
 };
 
 }  // namespace rackscale::models::collectives
