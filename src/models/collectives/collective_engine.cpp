@@ -111,7 +111,6 @@ class Engine final : public CollectiveEngine, private Outbox {
   }
 
  private:
-
   void send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint32_t channel,
             std::uint32_t index) override {
     const std::uint64_t tag = accelerator::collective_tag(key_, index);
