@@ -33,8 +33,8 @@ class Engine final : public CollectiveEngine, private Outbox {
     std::unique_ptr<Active> active;
   };
   static constexpr std::size_t kInlineCalls = 4;
+  std::uint32_t key_ = 0;  // the call whose state is sending (set at each delivery: next to the table pointers)
   boost::container::small_vector<Running, kInlineCalls> active_;
-  std::uint32_t key_ = 0;  // the call whose state is sending
 
  public:
   Engine(const network::ClusterSpec& cluster, const network::Topology& topology, const CollectiveOptions& options)
