@@ -140,6 +140,7 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   std::shared_ptr<const ProgramIndex> index_;
   std::unique_ptr<DeviceRole> role_;
   std::unique_ptr<collectives::CollectiveEngine> collectives_;
+  network::DeviceLp* device_ = nullptr;  // the device this runs on (set by start)
   CollectiveTallies& tallies_;
   std::uint32_t iterations_;
   std::uint32_t iteration_ = 0;

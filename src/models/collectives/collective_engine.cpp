@@ -35,6 +35,9 @@ class Engine final : public CollectiveEngine, private Outbox {
   static constexpr std::size_t kInlineCalls = 4;
   std::uint32_t key_ = 0;  // the call whose state is sending (set at each delivery: next to the table pointers)
   boost::container::small_vector<Running, kInlineCalls> active_;
+  std::size_t early_count_ = 0;  // early_.size(), kept here so that a start need not look in early_
+  static constexpr std::size_t kMemoEntries = 8;
+  std::array<std::uint64_t, kMemoEntries> memo_tags_{};  // memo_tag() of each memo_ entry
 
  public:
   Engine(const network::ClusterSpec& cluster, const network::Topology& topology, const CollectiveOptions& options)
@@ -65,7 +68,10 @@ class Engine final : public CollectiveEngine, private Outbox {
     a.done = std::move(done);
     a.state = std::move(plan.state);
     if (!a.state) {  // nothing to exchange: an empty or one-member call
-      early_.erase(call.key);
+      if (early_count_ != 0) {
+        early_.erase(call.key);
+        early_count_ = early_.size();
+      }
       a.done(a.record);
       return;
     }
@@ -74,9 +80,10 @@ class Engine final : public CollectiveEngine, private Outbox {
     active_.push_back({key, started, std::make_unique<Active>(std::move(a))});
     key_ = key;
     started->begin(device, *this);
-    if (const auto early = early_.find(key); early != early_.end()) {
+    if (const auto early = early_count_ == 0 ? early_.end() : early_.find(key); early != early_.end()) {
       const std::vector<network::Delivery> waiting = std::move(early->second);
       early_.erase(early);
+      early_count_ = early_.size();
       for (const network::Delivery& d : waiting) {
         key_ = key;
         started->receive(device, *this, d.src_device, accelerator::collective_index(d.tag));
@@ -90,6 +97,7 @@ class Engine final : public CollectiveEngine, private Outbox {
     CallState* const state = find(key);
     if (state == nullptr) {  // its call has not started here yet
       early_[key].push_back(delivery);
+      early_count_ = early_.size();
       return;
     }
     key_ = key;
@@ -161,7 +169,6 @@ class Engine final : public CollectiveEngine, private Outbox {
   // compared whole; larger groups (data parallelism over hundreds of devices, where recomputing the
   // traffic of every call dominated the run) are recognized by their size and a 64-bit fingerprint, since
   // a device belongs to only a handful of groups and keeping a copy of each would cost memory per device.
-  static constexpr std::size_t kMemoEntries = 8;
   static constexpr std::size_t kMemoMembers = 64;
   struct CallMemo {
     CollectiveKind kind{};
@@ -177,11 +184,16 @@ class Engine final : public CollectiveEngine, private Outbox {
   const CallMemo& closed_form_memo(const CollectiveCall& call) {
     const std::uint64_t print = call.fingerprint != 0 ? call.fingerprint : members_fingerprint(call.members);
     const bool small = call.members.size() <= kMemoMembers;
-    for (const CallMemo& m : memo_)
+    const std::uint64_t tag = memo_tag(call, print);
+    for (std::size_t e = 0; e < kMemoEntries; ++e) {
+      if (memo_tags_[e] != tag) continue;
+      const CallMemo& m = memo_[e];
       if (m.traffic && m.kind == call.kind && m.algorithm == call.algorithm && m.bytes == call.bytes &&
           m.rank == call.rank && m.root == call.root && m.member_count == call.members.size() &&
           m.fingerprint == print && (!small || m.members == call.members))
         return m;
+    }
+    memo_tags_[next_memo_] = tag;
     CallMemo& m = memo_[next_memo_];
     m = {call.kind,
          call.algorithm,
@@ -195,6 +207,16 @@ class Engine final : public CollectiveEngine, private Outbox {
          std::make_shared<const CallTraffic>(messages_traffic(cluster_, call, options_))};
     next_memo_ = (next_memo_ + 1) % kMemoEntries;
     return m;
+  }
+  // A digest of what identifies a call, for a first comparison against one line of tags instead of the
+  // entries themselves (about 100 bytes each: a start scanning all eight touched a dozen lines).
+  static std::uint64_t memo_tag(const CollectiveCall& call, std::uint64_t fingerprint) noexcept {
+    std::uint64_t h = fingerprint;
+    for (const std::uint64_t v : {static_cast<std::uint64_t>(call.kind), static_cast<std::uint64_t>(call.algorithm),
+                                  call.bytes, static_cast<std::uint64_t>(call.rank),
+                                  static_cast<std::uint64_t>(call.root), static_cast<std::uint64_t>(call.members.size())})
+      h = (h ^ v) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 29);
   }
   std::array<CallMemo, kMemoEntries> memo_;
   std::size_t next_memo_ = 0;
@@ -213,6 +235,7 @@ class Engine final : public CollectiveEngine, private Outbox {
     return nullptr;
   }
 
+  // Deliveries for calls not started here yet, by key (rare).
   std::unordered_map<std::uint32_t, std::vector<network::Delivery>> early_;
   std::unique_ptr<SendPacer> pacer_;
 };
