@@ -35,7 +35,9 @@ class Engine final : public CollectiveEngine, private Outbox {
   static constexpr std::size_t kInlineCalls = 4;
   std::uint32_t key_ = 0;  // the call whose state is sending (set at each delivery: next to the table pointers)
   boost::container::small_vector<Running, kInlineCalls> active_;
-  std::size_t early_count_ = 0;  // early_.size(), kept here so that a start need not look in early_
+  // Deliveries for calls not started here yet, by key (rare; here among the hot members so that a start
+  // sees it empty without touching a further line).
+  std::unordered_map<std::uint32_t, std::vector<network::Delivery>> early_;
   static constexpr std::size_t kMemoEntries = 8;
   std::array<std::uint64_t, kMemoEntries> memo_tags_{};  // memo_tag() of each memo_ entry
 
@@ -68,10 +70,7 @@ class Engine final : public CollectiveEngine, private Outbox {
     a.done = std::move(done);
     a.state = std::move(plan.state);
     if (!a.state) {  // nothing to exchange: an empty or one-member call
-      if (early_count_ != 0) {
-        early_.erase(call.key);
-        early_count_ = early_.size();
-      }
+      if (!early_.empty()) early_.erase(call.key);
       a.done(a.record);
       return;
     }
@@ -80,10 +79,9 @@ class Engine final : public CollectiveEngine, private Outbox {
     active_.push_back({key, started, std::make_unique<Active>(std::move(a))});
     key_ = key;
     started->begin(device, *this);
-    if (const auto early = early_count_ == 0 ? early_.end() : early_.find(key); early != early_.end()) {
+    if (const auto early = early_.empty() ? early_.end() : early_.find(key); early != early_.end()) {
       const std::vector<network::Delivery> waiting = std::move(early->second);
       early_.erase(early);
-      early_count_ = early_.size();
       for (const network::Delivery& d : waiting) {
         key_ = key;
         started->receive(device, *this, d.src_device, accelerator::collective_index(d.tag));
@@ -97,7 +95,6 @@ class Engine final : public CollectiveEngine, private Outbox {
     CallState* const state = find(key);
     if (state == nullptr) {  // its call has not started here yet
       early_[key].push_back(delivery);
-      early_count_ = early_.size();
       return;
     }
     key_ = key;
@@ -210,13 +207,16 @@ class Engine final : public CollectiveEngine, private Outbox {
   }
   // A digest of what identifies a call, for a first comparison against one line of tags instead of the
   // entries themselves (about 100 bytes each: a start scanning all eight touched a dozen lines).
+  // (Only a filter: the entry is compared in full before it is used, so truncations here are harmless.)
   static std::uint64_t memo_tag(const CollectiveCall& call, std::uint64_t fingerprint) noexcept {
-    std::uint64_t h = fingerprint;
-    for (const std::uint64_t v : {static_cast<std::uint64_t>(call.kind), static_cast<std::uint64_t>(call.algorithm),
-                                  call.bytes, static_cast<std::uint64_t>(call.rank),
-                                  static_cast<std::uint64_t>(call.root), static_cast<std::uint64_t>(call.members.size())})
-      h = (h ^ v) * 0x9E3779B97F4A7C15ULL;
-    return h ^ (h >> 29);
+    const std::array<std::uint32_t, 7> identity{static_cast<std::uint32_t>(call.kind),
+                                                static_cast<std::uint32_t>(call.algorithm),
+                                                static_cast<std::uint32_t>(call.bytes),
+                                                static_cast<std::uint32_t>(call.bytes >> 32),
+                                                call.rank,
+                                                call.root,
+                                                static_cast<std::uint32_t>(call.members.size())};
+    return members_fingerprint(identity) ^ fingerprint;
   }
   std::array<CallMemo, kMemoEntries> memo_;
   std::size_t next_memo_ = 0;
@@ -235,8 +235,6 @@ class Engine final : public CollectiveEngine, private Outbox {
     return nullptr;
   }
 
-  // Deliveries for calls not started here yet, by key (rare).
-  std::unordered_map<std::uint32_t, std::vector<network::Delivery>> early_;
   std::unique_ptr<SendPacer> pacer_;
 };
 }  // namespace
