@@ -10,3 +10,6 @@ sh "$here/phold.sh"
 echo
 echo "== PHOLD, 2-rank speedup (alternating runs) =="
 sh "$here/phold_speedup.sh"
+echo
+echo "== one window's exchange, per synchronizer (2 ranks) =="
+"$here/../scripts/mpirun.sh" -np 2 "$here/../build/bench/bench_window_exchange"

@@ -15,7 +15,6 @@
 #include <fstream>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include <boost/mpi/communicator.hpp>
@@ -24,6 +23,7 @@
 
 #include "app/training_run.hpp"
 #include "io/config/scenario_loader.hpp"
+#include "scratch_dir.hpp"
 
 namespace {
 boost::mpi::communicator world() { return {}; }
@@ -93,15 +93,16 @@ workload:
 TEST(MegatronTable1, EveryRowWithinTenPercentOfThePublishedThroughput) {
   const auto rows = read_table(RACKSCALE_SHARED_REFERENCE "/megatron2021_table1.csv");
   ASSERT_EQ(rows.size(), 10u);
-  const std::filesystem::path dir =
-      std::filesystem::temp_directory_path() / fmt::format("rackscale-megatron-{}", getpid() - world().rank());
-  std::filesystem::create_directories(dir);
+  // Rank 0 names the directory and removes it once both ranks are done with it. (It was named by
+  // getpid() - rank, which took the ranks' pids to be consecutive, and rank 0 removed it without
+  // waiting for the other rank.)
+  const rackscale::test::ScratchDir dir(world(), "megatron");
   double absolute_error_sum = 0;
   std::string table = "params(B)  GPUs  TP  PP  DP  v  published  predicted  error\n";
   for (const Row& r : rows) {
-    const std::filesystem::path file = dir / fmt::format("row-{}-rank{}.yaml", r.params_billion, world().rank());
+    const std::string file = dir / fmt::format("row-{}-rank{}.yaml", r.params_billion, world().rank());
     std::ofstream(file) << scenario_yaml(r);
-    const auto scenario = rackscale::io::load_scenario(file.string(), {});
+    const auto scenario = rackscale::io::load_scenario(file, {});
     const auto report = rackscale::app::run_training(world(), scenario, {});
     EXPECT_EQ(report.devices, static_cast<std::uint64_t>(r.gpus));
     const double error = (report.per_device_tflops - r.tflops_per_gpu) / r.tflops_per_gpu;
@@ -112,7 +113,6 @@ TEST(MegatronTable1, EveryRowWithinTenPercentOfThePublishedThroughput) {
     std::filesystem::remove(file);
   }
   if (world().rank() == 0) {
-    std::filesystem::remove_all(dir);
     std::printf("%sMAE %.1f%%\n", table.c_str(), 100 * absolute_error_sum / static_cast<double>(rows.size()));
   }
 }

@@ -1,7 +1,7 @@
 #pragma once
 // A directory every rank of a test sees (they share a machine): made by rank 0 under the test's build
-// directory with its pid in the name, so the same test at 1, 2 and 4 ranks can run at once; removed
-// when the test ends.
+// directory (RACKSCALE_TEST_SCRATCH) with rank 0's pid in the name, so the same test at 1, 2 and 4
+// ranks can run at once, and broadcast to the other ranks; removed by rank 0 when every rank is done.
 #include <unistd.h>
 
 #include <filesystem>
