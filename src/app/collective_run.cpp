@@ -129,6 +129,7 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
     point.events = boost::mpi::all_reduce(comm, engine_stats.events_processed, std::plus<std::uint64_t>());
     point.windows = engine_stats.windows;
     point.final_time = engine_stats.final_time;
+    point.engine = pdes::gather_stats(comm, engine_stats);
     point.wall_seconds =
         max_over_ranks(comm, std::chrono::duration<double>(std::chrono::steady_clock::now() - size_start).count());
     report.results.push_back(point);

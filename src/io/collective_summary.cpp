@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "io/engine_report.hpp"
+#include "io/partition_summary.hpp"
 #include "io/text_table.hpp"
 #include "io/traffic_summary.hpp"
 
@@ -82,7 +84,8 @@ nlohmann::ordered_json collective_json(const models::Scenario& s, const coll::Co
                        {"nccl_model_us", p.predicted_seconds > 0 ? nlohmann::ordered_json(p.predicted_seconds * 1e6)
                                                                  : nlohmann::ordered_json(nullptr)},
                        {"events", p.events},
-                       {"wall_s", p.wall_seconds}});
+                       {"wall_s", p.wall_seconds},
+                       {"engine", engine_json(p.engine)}});
   return {{"scenario", s.name},
           {"op", collective_name(r.op)},
           {"devices", r.devices},
@@ -91,7 +94,8 @@ nlohmann::ordered_json collective_json(const models::Scenario& s, const coll::Co
           {"fidelity", fidelity_name(s.network)},
           {"results", results},
           {"setup_s", r.setup_seconds},
-          {"run_s", r.run_seconds}};
+          {"run_s", r.run_seconds},
+          {"partition", partition_json(r.partition)}};
 }
 
 }  // namespace rackscale::io

@@ -21,7 +21,8 @@ namespace rackscale::io {
 
 // {"scenario", "op", "devices", "algorithm" (requested), "topology", "fidelity",
 //  "results": [{"bytes", "time_us", "algbw_GBps", "busbw_GBps", "algorithm", "channels", "pieces",
-//               "nccl_model_us", "events", "wall_s"}], "setup_s", "run_s"}
+//               "nccl_model_us", "events", "wall_s", "engine" (io/engine_report.hpp; each size runs
+//               an engine of its own)}], "setup_s", "run_s", "partition" (io/partition_summary.hpp)}
 [[nodiscard]] nlohmann::ordered_json collective_json(const models::Scenario& scenario, const models::collectives::CollectiveReport& report);
 
 }  // namespace rackscale::io

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "io/engine_report.hpp"
+#include "io/partition_summary.hpp"
 #include "io/text_table.hpp"
 
 namespace rackscale::io {
@@ -37,14 +38,6 @@ std::string network_line(const models::network::NetworkSpec& n) {
                      n.forwarding == models::network::Forwarding::cut_through ? "cut-through" : "store-and-forward");
 }
 
-nlohmann::ordered_json partition_json(const models::network::PartitionReport& p) {
-  return {{"method", p.method},
-          {"ranks", p.ranks},
-          {"imbalance", p.imbalance},
-          {"cross_rank_cables", p.cross_rank_cables},
-          {"cut_bandwidth_Bps", p.cut_bandwidth},
-          {"lookahead_ps", p.lookahead == pdes::kNever ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(p.lookahead)}};
-}
 }  // namespace
 
 std::string traffic_summary(const models::Scenario& s, const traffic::TrafficReport& r) {

@@ -6,6 +6,7 @@
 
 #include "io/energy_summary.hpp"
 #include "io/engine_report.hpp"
+#include "io/partition_summary.hpp"
 #include "io/text_table.hpp"
 #include "io/traffic_summary.hpp"
 
@@ -151,6 +152,7 @@ nlohmann::ordered_json training_json(const models::Scenario& s, const wl::Traini
           {"memory_capacity_bytes", r.memory_capacity},
           {"energy", energy_json(r)},
           {"setup_s", r.setup_seconds},
+          {"partition", partition_json(r.partition)},
           {"engine", engine_json(r.engine)}};
 }
 

@@ -7,6 +7,7 @@
 
 #include "models/accelerator/program.hpp"
 #include "models/network/partition_report.hpp"
+#include "pdes/statistics.hpp"
 #include "pdes/time.hpp"
 
 namespace rackscale::models::collectives {
@@ -24,6 +25,7 @@ struct CollectivePoint {
   std::uint64_t windows = 0;     // its synchronization windows
   pdes::SimTime final_time = 0;  // its latest event time
   double wall_seconds = 0;       // this size's run (engine built, run, reduced), slowest rank
+  pdes::EngineTotals engine;     // its engine's statistics (filled on rank 0)
 };
 
 struct CollectiveReport {
