@@ -6,6 +6,7 @@
 // Figures and what they explain: docs/performance.md ("What one window's exchange costs").
 #include <algorithm>
 #include <chrono>
+#include <stdexcept>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -60,19 +61,27 @@ int main(int argc, char** argv) {
   int windows = 200'000;
   int repeat = 5;
   std::vector<std::string> syncs;
+  const auto usage = [&] {
+    if (comm.rank() == 0)
+      std::fprintf(stderr, "usage: bench_window_exchange [--windows N] [--repeat R] [--sync NAME]...\n");
+    return 2;
+  };
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (i + 1 < argc && arg == "--windows") {
-      windows = std::stoi(argv[++i]);
-    } else if (i + 1 < argc && arg == "--repeat") {
-      repeat = std::stoi(argv[++i]);
-    } else if (i + 1 < argc && arg == "--sync") {
-      syncs.emplace_back(argv[++i]);
-    } else {
-      if (comm.rank() == 0)
-        std::fprintf(stderr, "usage: bench_window_exchange [--windows N] [--repeat R] [--sync NAME]...\n");
-      return 2;
+    try {
+      if (i + 1 < argc && arg == "--windows") {
+        windows = std::stoi(argv[++i]);
+      } else if (i + 1 < argc && arg == "--repeat") {
+        repeat = std::stoi(argv[++i]);
+      } else if (i + 1 < argc && arg == "--sync") {
+        syncs.emplace_back(argv[++i]);
+      } else {
+        return usage();
+      }
+    } catch (const std::logic_error&) {  // std::stoi: not a number, or out of range
+      return usage();
     }
+    if (windows < 1 || repeat < 1) return usage();
   }
   if (comm.size() < 2) {
     if (comm.rank() == 0) std::fprintf(stderr, "bench_window_exchange: run it on 2 or more ranks\n");
@@ -83,6 +92,12 @@ int main(int argc, char** argv) {
     std::printf("%d ranks, %d windows per run, median of %d runs (range)\n%-14s %16s %24s\n", comm.size(), windows,
                 repeat, "synchronizer", "events per peer", "ns per window");
   for (const std::string& name : syncs) {
+    try {
+      (void)rackscale::pdes::make_synchronizer(name, comm);  // an unknown name stops here, on every rank
+    } catch (const std::invalid_argument& e) {
+      if (comm.rank() == 0) std::fprintf(stderr, "bench_window_exchange: %s\n", e.what());
+      return 2;
+    }
     for (const int per_peer : {0, 1, 4, 16}) {
       std::vector<double> runs;
       for (int r = 0; r < repeat; ++r) runs.push_back(window_nanoseconds(comm, name, per_peer, windows));
