@@ -88,9 +88,6 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (syncs.empty()) syncs = {"shared_memory", "dense", "sparse"};
-  if (comm.rank() == 0)
-    std::printf("%d ranks, %d windows per run, median of %d runs (range)\n%-14s %16s %24s\n", comm.size(), windows,
-                repeat, "synchronizer", "events per peer", "ns per window");
   for (const std::string& name : syncs) {
     try {
       (void)rackscale::pdes::make_synchronizer(name, comm);  // an unknown name stops here, on every rank
@@ -98,6 +95,11 @@ int main(int argc, char** argv) {
       if (comm.rank() == 0) std::fprintf(stderr, "bench_window_exchange: %s\n", e.what());
       return 2;
     }
+  }
+  if (comm.rank() == 0)
+    std::printf("%d ranks, %d windows per run, median of %d runs (range)\n%-14s %16s %24s\n", comm.size(), windows,
+                repeat, "synchronizer", "events per peer", "ns per window");
+  for (const std::string& name : syncs) {
     for (const int per_peer : {0, 1, 4, 16}) {
       std::vector<double> runs;
       for (int r = 0; r < repeat; ++r) runs.push_back(window_nanoseconds(comm, name, per_peer, windows));
