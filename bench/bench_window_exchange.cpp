@@ -3,11 +3,11 @@
 // the Synchronizer interface, and the window's events (if any) are pushed into and popped from a ladder
 // queue as the engine would. Prints nanoseconds per window (the median of REPEAT runs, and the range).
 //   scripts/mpirun.sh -np 2 build/bench/bench_window_exchange [--windows N] [--repeat R] [--sync NAME]...
-// Figures and what they explain: docs/performance.md ("What one window's exchange costs").
+// Figures and what they explain: docs/performance.md ("The window's exchange on the AMD Zen 5 VM").
 #include <algorithm>
 #include <chrono>
-#include <stdexcept>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
 #include <vector>
 

@@ -3,7 +3,8 @@
 # documents, so that a key renamed, added or dropped fails here until the docs follow. (CMake's JSON
 # reader lists an object's members sorted by name, so the order of the keys is not checked.)
 #   cmake -DCOMMAND="a@@b@@c" -DKEYS="k1,k2,..." [-DPATH_1="results 0" -DKEYS_1="..."]... -P json_keys.cmake
-# PATH_n is a path into the object (members and array indices, space-separated) whose keys must be KEYS_n.
+# PATH_1, PATH_2, ... (numbered without gaps) are paths into the object (members and array indices,
+# space-separated) whose keys must be KEYS_1, KEYS_2, ...
 string(REPLACE "@@" ";" COMMAND "${COMMAND}")
 string(REPLACE ";" " " shown "${COMMAND}")
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -40,8 +41,8 @@ function(check_keys path expected)
 endfunction()
 
 check_keys("" "${KEYS}")
-foreach(n RANGE 1 9)
-  if(DEFINED PATH_${n})
-    check_keys("${PATH_${n}}" "${KEYS_${n}}")
-  endif()
-endforeach()
+set(n 1)
+while(DEFINED PATH_${n})
+  check_keys("${PATH_${n}}" "${KEYS_${n}}")
+  math(EXPR n "${n} + 1")
+endwhile()

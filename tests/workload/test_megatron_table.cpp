@@ -93,9 +93,7 @@ workload:
 TEST(MegatronTable1, EveryRowWithinTenPercentOfThePublishedThroughput) {
   const auto rows = read_table(RACKSCALE_SHARED_REFERENCE "/megatron2021_table1.csv");
   ASSERT_EQ(rows.size(), 10u);
-  // Rank 0 names the directory and removes it once both ranks are done with it. (It was named by
-  // getpid() - rank, which took the ranks' pids to be consecutive, and rank 0 removed it without
-  // waiting for the other rank.)
+  // One directory for both ranks: rank 0 names it and removes it once both are done with it.
   const rackscale::test::ScratchDir dir(world(), "megatron");
   double absolute_error_sum = 0;
   std::string table = "params(B)  GPUs  TP  PP  DP  v  published  predicted  error\n";
