@@ -34,8 +34,8 @@ DenseWindowSync::DenseWindowSync(boost::mpi::communicator comm)
 // This runs once per window, often every few microseconds, so it calls MPI directly: Boost.MPI's
 // request objects allocate per message and its wait_all polls request by request.
 WindowEnd DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
-                                      bool progress_wanted, const std::string& failure, EventQueue& queue,
-                                      EngineStats& stats) {
+                                      SimTime prepare_until, bool progress_wanted, const std::string& failure,
+                                      EventQueue& queue, EngineStats& stats) {
   const int ranks = comm_.size();
   const int me = comm_.rank();
   const MPI_Comm comm(comm_);
@@ -61,7 +61,16 @@ WindowEnd DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes,
     MPI_Message message;
     MPI_Status status;
     int bytes = 0;
-    BOOST_MPI_CHECK_RESULT(MPI_Mprobe, (peer, kTag, comm, &message, &status));
+    // While the peer's message is not here, the queue sorts ahead; when it has nothing left to sort,
+    // this rank blocks in MPI as before.
+    int arrived = 0;
+    while (arrived == 0) {
+      BOOST_MPI_CHECK_RESULT(MPI_Improbe, (peer, kTag, comm, &arrived, &message, &status));
+      if (arrived == 0 && !queue.prepare(prepare_until)) {
+        BOOST_MPI_CHECK_RESULT(MPI_Mprobe, (peer, kTag, comm, &message, &status));
+        arrived = 1;
+      }
+    }
     BOOST_MPI_CHECK_RESULT(MPI_Get_count, (&status, MPI_BYTE, &bytes));
     const std::size_t records = record_count(bytes);
     receive_buffer_.resize(records);

@@ -145,11 +145,12 @@ void Engine::report_progress(SimTime simulated) {
   if (rank_ == 0) progress_->report({simulated, end_, all[0], {all[1], all[2]}, seconds_since(run_start_)});
 }
 
-SimTime Engine::end_window(const std::string& failure, Clock::time_point now) {
+SimTime Engine::end_window(const std::string& failure, Clock::time_point now, SimTime prepare_until) {
   const SimTime local_next = std::min(queue_->next_time(), earliest_sent_);
   earliest_sent_ = kNever;
   const bool progress_wanted = rank_ == 0 && progress_->due(seconds_between(run_start_, now));
-  const WindowEnd agreed = sync_->end_window(outboxes_, local_next, progress_wanted, failure, *queue_, stats_);
+  const WindowEnd agreed =
+      sync_->end_window(outboxes_, local_next, prepare_until, progress_wanted, failure, *queue_, stats_);
   if (agreed.report_progress && agreed.global_next < end_) report_progress(agreed.global_next);
   return agreed.global_next;
 }
@@ -190,7 +191,8 @@ EngineStats Engine::run(SimTime end) {
   }
   // One clock reading per phase boundary: the hot loop of short windows pays two per window.
   auto mark = Clock::now();
-  SimTime next = end_window(failure, mark);
+  // Nothing is known of the first window's end before the first exchange.
+  SimTime next = end_window(failure, mark, 0);
   while (next < end_) {
     const SimTime limit = std::min(saturating_add(next, lookahead_), end_);
     const auto handled = Clock::now();
@@ -203,7 +205,10 @@ EngineStats Engine::run(SimTime end) {
     mark = Clock::now();
     stats_.process_seconds += seconds_between(handled, mark);
     ++stats_.windows;
-    next = end_window(failure, mark);
+    // Every event left is at or after `limit`, so the next window runs to at least limit + lookahead:
+    // the events before that are certain to be handled next, and the queue may sort them while this
+    // rank waits.
+    next = end_window(failure, mark, saturating_add(limit, lookahead_) - 1);
   }
   stats_.sync_seconds += seconds_since(mark);
 

@@ -81,7 +81,7 @@ class Engine {
                 std::uint32_t aux);
   [[noreturn]] void causality_error(const LogicalProcess& src, LpId dst, SimTime delay) const;
   void handle_until(SimTime limit);
-  SimTime end_window(const std::string& failure, std::chrono::steady_clock::time_point now);
+  SimTime end_window(const std::string& failure, std::chrono::steady_clock::time_point now, SimTime prepare_until);
   void poll_progress();
   void report_progress(SimTime simulated);
 

@@ -37,6 +37,12 @@ class EventQueue {
 
   [[nodiscard]] virtual std::string_view name() const = 0;
 
+  // Does now some of the work that pops of events at or before `until` would do later (the ladder
+  // sorts its next bucket); a rank calls it while it waits for the others at a window's end, so that
+  // work leaves the next window. Returns false when there is nothing more of it to do. Never needed
+  // for correctness.
+  virtual bool prepare(SimTime /*until*/) { return false; }
+
   // The destinations of the events the next two pops will probably return (kNoLp where unknown): a
   // hint, set by pop_before() where it costs nothing extra, with which the engine starts loading those
   // LPs while it handles the event just popped (with tens of thousands of LPs each is a cache miss).

@@ -109,10 +109,22 @@ void LadderQueue::take(Bucket& bucket, std::vector<QueueEntry>& out) {
   bucket = Bucket{};
 }
 
-bool LadderQueue::fill_bottom() {
+bool LadderQueue::prepare(SimTime until) {
+  if (sorted_.size() >= kMaxAhead) return false;
+  if (sorted_.empty()) return take_bucket(sorted_, until);
+  scratch_.clear();
+  if (!take_bucket(scratch_, until)) return false;
+  // The bucket is later than all of Bottom, so it goes in front (Bottom is sorted latest first).
+  sorted_.insert(sorted_.begin(), scratch_.begin(), scratch_.end());
+  return true;
+}
+
+bool LadderQueue::fill_bottom() { return take_bucket(sorted_, kNever); }
+
+bool LadderQueue::take_bucket(std::vector<QueueEntry>& out, SimTime until) {
   for (;;) {
     if (nrungs_ == 0) {
-      if (top_.empty()) return false;
+      if (top_.empty() || top_min_ > until) return false;
       const SimTime min = top_min_;
       const SimTime max = top_max_;
       // Saturating: an event at kNever can never be popped (limit <= kNever), so its order
@@ -121,8 +133,8 @@ bool LadderQueue::fill_bottom() {
       top_min_ = kNever;
       top_max_ = 0;
       if (top_.size() <= kSpawnThreshold || min == max) {
-        sorted_.swap(top_);
-        sort_bottom();
+        out.swap(top_);
+        sort_latest_first(out);
         return true;
       }
       spawn_rung(top_, min, max, top_start_);
@@ -136,46 +148,47 @@ bool LadderQueue::fill_bottom() {
       --nrungs_;
       continue;
     }
-    while (rung.buckets[rung.cur].count == 0) ++rung.cur;
-    Bucket& bucket = rung.buckets[rung.cur];
-    ++rung.cur;
+    std::size_t index = rung.cur;
+    while (rung.buckets[index].count == 0) ++index;
+    if (rung.start + (SimTime{index} << rung.shift) > until) return false;
+    Bucket& bucket = rung.buckets[index];
+    rung.cur = index + 1;
     // The last bucket's range runs to `end`, and start + nbuckets * width could overflow.
     rung.cur_start =
         rung.cur < rung.nbuckets ? rung.start + (SimTime{rung.cur} << rung.shift) : rung.end;
     rung.count -= bucket.count;
     const bool large = bucket.count > kSpawnThreshold;
-    // Bottom is empty, so its storage holds the bucket while we decide where it goes.
-    take(bucket, sorted_);
+    take(bucket, out);
 
     if (large && nrungs_ < kMaxRungs) {
       SimTime min = kNever;
       SimTime max = 0;
-      for (const QueueEntry& entry : sorted_) {
+      for (const QueueEntry& entry : out) {
         min = std::min(min, entry.time);
         max = std::max(max, entry.time);
       }
       if (min != max) {
-        spawn_rung(sorted_, min, max, rung.cur_start);
-        sorted_.clear();
+        spawn_rung(out, min, max, rung.cur_start);
+        out.clear();
         continue;
       }
     }
-    sort_bottom();
+    sort_latest_first(out);
     return true;
   }
 }
 
-void LadderQueue::sort_bottom() {
-  const std::size_t n = sorted_.size();
+void LadderQueue::sort_latest_first(std::vector<QueueEntry>& entries) const {
+  const std::size_t n = entries.size();
   if (n > kSpawnThreshold) {  // all one time, or from the deepest rung
-    std::sort(sorted_.begin(), sorted_.end(), [this](const QueueEntry& a, const QueueEntry& b) {
+    std::sort(entries.begin(), entries.end(), [this](const QueueEntry& a, const QueueEntry& b) {
       return entry_before(b, a, pool_);
     });
     return;
   }
   // Insertion sort with a hole: a typical Bottom holds a couple of dozen entries, where this beats
   // std::sort (measured) and writes each moved entry once.
-  QueueEntry* const v = sorted_.data();
+  QueueEntry* const v = entries.data();
   for (std::size_t i = 1; i < n; ++i) {
     const QueueEntry entry = v[i];
     std::size_t hole = i;

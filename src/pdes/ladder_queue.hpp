@@ -17,6 +17,8 @@
 //     times cannot make rungs spawn forever.
 //   - The last bucket of a rung also takes times past its nominal edge (up to the parent bucket's
 //     edge), so a rung needs only as many buckets as its events' spread calls for.
+//   - prepare() hands buckets down before Bottom is empty (in front of its entries, which are all
+//     earlier), so a rank waiting at a window's end does the sorting its next window would do.
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -35,6 +37,7 @@ class LadderQueue final : public EventQueue {
   [[nodiscard]] SimTime next_time() override;
   [[nodiscard]] std::size_t size() const override { return size_; }
   [[nodiscard]] std::string_view name() const override { return "ladder"; }
+  bool prepare(SimTime until) override;
 
   // A bucket (or Top) with more entries than this is spread over a new, finer rung rather than
   // sorted into Bottom. Tang et al. chose 50 where sorting a bucket starts to cost more than
@@ -46,6 +49,9 @@ class LadderQueue final : public EventQueue {
   // to a power of two. 1 sorts slightly smaller Bottoms; 4 saves bucket memory; neither is faster
   // in the hold benchmark.
   static constexpr std::size_t kEntriesPerBucket = 2;
+  // prepare() stops once Bottom holds this many entries: each bucket it adds is copied in front of
+  // them, and a wait longer than their sorting gains nothing more from sorting further.
+  static constexpr std::size_t kMaxAhead = 256;
 
  private:
   // Rung buckets are chains of one-cache-line chunks from a pool shared by all rungs, so a bucket
@@ -80,7 +86,10 @@ class LadderQueue final : public EventQueue {
   void insert(const QueueEntry& entry);
   // Makes Bottom hold the earliest entries; false when the queue is empty.
   bool fill_bottom();
-  void sort_bottom();  // latest first
+  // Moves the earliest bucket of the rungs (or Top) to `out` (empty), sorted latest first, if its
+  // lower edge is at or before `until`; false otherwise (and always when the queue is empty).
+  bool take_bucket(std::vector<QueueEntry>& out, SimTime until);
+  void sort_latest_first(std::vector<QueueEntry>& entries) const;
   [[nodiscard]] bool bottom_empty() const { return sorted_.empty() && late_.empty(); }
   // Whether Bottom's first entry is in late_ rather than sorted_. Precondition: !bottom_empty().
   [[nodiscard]] bool first_is_late() const {
@@ -104,6 +113,7 @@ class LadderQueue final : public EventQueue {
   // that arrive afterwards but belong in Bottom go to late_, usually empty.
   std::vector<QueueEntry> sorted_;
   QuaternaryEntryHeap late_;
+  std::vector<QueueEntry> scratch_;  // prepare()'s next bucket, on its way to the front of sorted_
 
   // Chunk storage. The links live apart from the chunks: walking a chain then reads a dense array
   // that stays in cache, and the chunk loads themselves can all be in flight at once.

@@ -5,8 +5,8 @@
 namespace rackscale::pdes {
 
 WindowEnd SequentialSync::end_window(std::vector<std::vector<Event>>& /*outboxes*/, SimTime local_next,
-                                     bool progress_wanted, const std::string& failure, EventQueue& /*queue*/,
-                                     EngineStats& /*stats*/) {
+                                     SimTime /*prepare_until*/, bool progress_wanted, const std::string& failure,
+                                     EventQueue& /*queue*/, EngineStats& /*stats*/) {
   // With one rank every LP is local, so the outboxes stay empty.
   if (!failure.empty()) throw SimulationError(0, failure);
   return {local_next, progress_wanted};

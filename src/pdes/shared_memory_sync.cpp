@@ -45,6 +45,10 @@ namespace {
 constexpr std::uint64_t kSpinsBeforeYield = 4096;
 constexpr std::uint64_t kFailed = 1;
 constexpr std::uint64_t kProgressWanted = 2;
+// Ring slots a rank claims for writing at the start of a window, per peer (SharedEventRing::claim_next):
+// about what PHOLD at remote 0.1 sends a peer per window on 2 ranks (2.9 events); more would take
+// lines the peer may still be reading.
+constexpr std::uint64_t kSlotsClaimed = 4;
 
 // Ring capacity per ordered pair: 4,096 events (256 KiB) up to 9 ranks, then less, keeping a rank's
 // inbound rings near 2 MiB. A full ring only makes the sender hand its events over later.
@@ -202,8 +206,8 @@ void SharedMemorySync::relax(std::uint64_t& spins) const {
 }
 
 WindowEnd SharedMemorySync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
-                                       bool progress_wanted, const std::string& failure, EventQueue& queue,
-                                       EngineStats& stats) {
+                                       SimTime prepare_until, bool progress_wanted, const std::string& failure,
+                                       EventQueue& queue, EngineStats& stats) {
   const int ranks = comm_.size();
   const std::uint64_t window = ++windows_;
   const std::size_t slot = window % 2;
@@ -219,6 +223,7 @@ WindowEnd SharedMemorySync::end_window(std::vector<std::vector<Event>>& outboxes
   mine.flags[slot].store((failure.empty() ? 0 : kFailed) | (me_ == 0 && progress_wanted ? kProgressWanted : 0),
                          std::memory_order_relaxed);
   mine.window.store(window, std::memory_order_release);
+  SharedEventRing::hand_over(&mine);
 
   spins = 0;
   for (;;) {
@@ -228,7 +233,9 @@ WindowEnd SharedMemorySync::end_window(std::vector<std::vector<Event>>& outboxes
     // After reading the boards: whatever a rank sent before its report is in its ring.
     drain(queue, stats);
     if (everyone) break;
-    relax(spins);
+    // Waiting is the time to do work of the next window that needs no other rank: the queue sorts
+    // what is certain to be handled then, and the spinning starts when it has nothing left.
+    if (!queue.prepare(prepare_until)) relax(spins);
   }
 
   // A rank's report for this window stays until it finishes the window after next, which it cannot
@@ -244,6 +251,9 @@ WindowEnd SharedMemorySync::end_window(std::vector<std::vector<Event>>& outboxes
     if (rank == 0) report_progress = (flags & kProgressWanted) != 0;
   }
   if (lowest_failing_rank < ranks) raise_window_failure(comm_, lowest_failing_rank, failure);
+  // The next window's events to each peer will go to the slots after its ring's tail.
+  for (int rank = 0; rank < ranks; ++rank)
+    if (rank != me_) to_[static_cast<std::size_t>(rank)]->claim_next(mine.sent_to(rank), kSlotsClaimed);
   return {global_next, report_progress};
 }
 

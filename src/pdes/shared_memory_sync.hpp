@@ -24,8 +24,9 @@ class SharedMemorySync final : public Synchronizer {
   SharedMemorySync(const SharedMemorySync&) = delete;
   SharedMemorySync& operator=(const SharedMemorySync&) = delete;
 
-  WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, bool progress_wanted,
-                       const std::string& failure, EventQueue& queue, EngineStats& stats) override;
+  WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
+                       SimTime prepare_until, bool progress_wanted, const std::string& failure,
+                       EventQueue& queue, EngineStats& stats) override;
   [[nodiscard]] std::string_view name() const override { return "shared_memory"; }
 
   // Collective over comm: whether every rank of comm shares memory with every other (one node).

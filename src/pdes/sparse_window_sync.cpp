@@ -24,6 +24,7 @@ SparseWindowSync::SparseWindowSync(boost::mpi::communicator comm)
     : comm_(std::move(comm)), sends_to_(static_cast<std::size_t>(comm_.size()), 0) {}
 
 WindowEnd SparseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
+                                       SimTime /*prepare_until: it waits in blocking collectives*/,
                                        bool progress_wanted, const std::string& failure, EventQueue& queue,
                                        EngineStats& stats) {
   const int ranks = comm_.size();

@@ -14,8 +14,9 @@ namespace rackscale::pdes {
 class SparseWindowSync final : public Synchronizer {
  public:
   explicit SparseWindowSync(boost::mpi::communicator comm);
-  WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, bool progress_wanted,
-                       const std::string& failure, EventQueue& queue, EngineStats& stats) override;
+  WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
+                       SimTime prepare_until, bool progress_wanted, const std::string& failure,
+                       EventQueue& queue, EngineStats& stats) override;
   [[nodiscard]] std::string_view name() const override { return "sparse"; }
 
  private:

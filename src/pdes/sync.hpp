@@ -32,11 +32,15 @@ class Synchronizer {
   // Collective over the engine's communicator. Sends outboxes[r] to rank r and empties it, pushes the
   // events sent to this rank into `queue`, and returns the earliest event time on any rank (kNever if
   // none). `local_next` is the earliest of this rank's pending events and of the events it sent in
-  // this window. Rank 0's `progress_wanted` rides along with the exchange (other ranks' is ignored), so
-  // every rank returns the same report_progress. If `failure` is non-empty this rank failed; when any
-  // rank failed, every rank throws SimulationError carrying the message of the lowest failing rank.
-  virtual WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next, bool progress_wanted,
-                               const std::string& failure, EventQueue& queue, EngineStats& stats) = 0;
+  // this window. While it waits for other ranks, a synchronizer may call queue.prepare(prepare_until)
+  // so the queue sorts ahead what is certain to be handled in the next window (the engine passes the
+  // earliest end that window can have, less 1 ps). Rank 0's `progress_wanted` rides along with the
+  // exchange (other ranks' is ignored), so every rank returns the same report_progress. If `failure`
+  // is non-empty this rank failed; when any rank failed, every rank throws SimulationError carrying
+  // the message of the lowest failing rank.
+  virtual WindowEnd end_window(std::vector<std::vector<Event>>& outboxes, SimTime local_next,
+                               SimTime prepare_until, bool progress_wanted, const std::string& failure,
+                               EventQueue& queue, EngineStats& stats) = 0;
 
   [[nodiscard]] virtual std::string_view name() const = 0;
 };

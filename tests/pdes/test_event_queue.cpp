@@ -102,6 +102,10 @@ class Checked {
     return agrees();
   }
 
+  // Work done ahead of the pops (EventQueue::prepare) must not change what they return; the
+  // reference has nothing to do.
+  bool prepare(SimTime until) { return queue_->prepare(until); }
+
   [[nodiscard]] std::size_t size() const { return ref_.size(); }
   [[nodiscard]] SimTime first_time() const { return ref_.empty() ? kNever : ref_.begin()->time; }
 
@@ -123,10 +127,50 @@ class EventQueueTest : public testing::TestWithParam<std::string> {
   LpId any_src(LpId count) { return static_cast<LpId>(uniform(0, count - 1)); }
   bool chance(double p) { return std::bernoulli_distribution(p)(rng); }
 
+  // Times around the current first time, reaching 5000 ps before it: a large share of pushes
+  // lands before events already popped.
+  SimTime around_first_time() {
+    const SimTime first = checked.first_time() == kNever ? 100'000 : checked.first_time();
+    return first - std::min<SimTime>(first, uniform(0, 5'000)) + uniform(0, 20'000);
+  }
+
+  // A dense cluster just after the first time inside a sparse spread: buckets overflow into finer
+  // rungs, and pushes land in the gaps between a fine rung's range and its parent bucket's edge.
+  SimTime at_several_scales_after_first_time() {
+    const SimTime first = checked.first_time() == kNever ? 0 : checked.first_time();
+    return first + (std::uint64_t{1} << uniform(0, 3) * 7) - 1 + uniform(0, 63);
+  }
+
+  // With this probability a step of random_stream() first lets the queue work ahead, up to a bound
+  // around the first time (as a waiting rank does up to the next window's earliest end), or with
+  // no bound, until it has nothing left to do.
+  double prepare_share = 0;
+  void maybe_prepare(const std::function<SimTime()>& draw_time) {
+    if (!chance(prepare_share)) return;
+    const SimTime first = checked.first_time();
+    switch (uniform(0, 3)) {
+      case 0:
+        (void)checked.prepare(first == kNever ? kNever : first + uniform(0, 1'000));
+        break;
+      case 1:
+        (void)checked.prepare(draw_time());
+        break;
+      case 2:
+        (void)checked.prepare(first);
+        break;
+      default:
+        // Bounded by the queue itself; the guard only stops a queue that never says it is done.
+        for (int calls = 0; calls < 100'000 && checked.prepare(kNever); ++calls) {
+        }
+        break;
+    }
+  }
+
   // Interleaves pushes and pops in alternating growing and shrinking phases, so a ladder keeps
   // building and using up rungs; pop limits cluster around the first time. Ends with a drain.
   void random_stream(int steps, const std::function<SimTime()>& draw_time, LpId srcs) {
     for (int step = 0; step < steps; ++step) {
+      maybe_prepare(draw_time);
       const double push_share = (step / 2000) % 2 == 0 ? 0.7 : 0.35;
       if (chance(push_share)) {
         checked.push(draw_time(), any_src(srcs));
@@ -236,15 +280,14 @@ TEST_P(EventQueueTest, RandomStreamWithManyTies) {
 }
 
 TEST_P(EventQueueTest, RandomStreamWithPushesBeforePoppedTimes) {
-  // Times around the current first time, reaching 5000 ps before it: a large share of pushes
-  // lands before events already popped.
-  random_stream(
-      80'000,
-      [this] {
-        const SimTime first = checked.first_time() == kNever ? 100'000 : checked.first_time();
-        return first - std::min<SimTime>(first, uniform(0, 5'000)) + uniform(0, 20'000);
-      },
-      64);
+  random_stream(80'000, [this] { return around_first_time(); }, 64);
+}
+
+TEST_P(EventQueueTest, RandomStreamWithPushesBeforePoppedTimesAndWorkAhead) {
+  // With the queue working ahead before a fifth of the steps: pushes then land before, inside and
+  // after what it sorted ahead.
+  prepare_share = 0.2;
+  random_stream(80'000, [this] { return around_first_time(); }, 64);
 }
 
 TEST_P(EventQueueTest, RandomStreamWithHugeTimeSpread) {
@@ -267,15 +310,12 @@ TEST_P(EventQueueTest, RandomStreamWithHugeTimeSpread) {
 }
 
 TEST_P(EventQueueTest, RandomStreamAtSeveralScalesAroundFirstTime) {
-  // A dense cluster just after the first time inside a sparse spread: buckets overflow into finer
-  // rungs, and pushes land in the gaps between a fine rung's range and its parent bucket's edge.
-  random_stream(
-      120'000,
-      [this] {
-        const SimTime first = checked.first_time() == kNever ? 0 : checked.first_time();
-        return first + (std::uint64_t{1} << uniform(0, 3) * 7) - 1 + uniform(0, 63);
-      },
-      8);
+  random_stream(120'000, [this] { return at_several_scales_after_first_time(); }, 8);
+}
+
+TEST_P(EventQueueTest, RandomStreamAtSeveralScalesWithWorkAhead) {
+  prepare_share = 0.2;
+  random_stream(120'000, [this] { return at_several_scales_after_first_time(); }, 8);
 }
 
 TEST_P(EventQueueTest, PushesBetweenAFineRungAndItsParentBucketEdge) {
@@ -364,6 +404,64 @@ TEST_P(EventQueueTest, HoldModelLargeQueue) {
 TEST_P(EventQueueTest, HoldModelWithTinyIncrements) {
   // Increments of 0..3 ps: most pushes tie the time just popped.
   hold(3'000, 200'000, [this] { return uniform(0, 3); });
+}
+
+TEST_P(EventQueueTest, HoldModelWithWorkAheadBetweenWindows) {
+  // PHOLD's increments, handled in windows of 100,000 ps as the engine does: before each window
+  // the queue works ahead to the end of the one after, then takes the pushes of a window's end.
+  std::exponential_distribution<double> exp(1.0 / 800'000.0);
+  const auto increment = [&] { return 100'000 + static_cast<SimTime>(exp(rng)); };
+  for (int i = 0; i < 2'000; ++i) checked.push(increment(), any_src(1u << 20));
+  SimTime window_end = 0;
+  for (int window = 0; window < 3'000; ++window) {
+    window_end = checked.first_time() + 100'000;
+    while (checked.first_time() < window_end) {
+      Event e{};
+      ASSERT_TRUE(checked.pop_before(window_end, &e)) << "window " << window;
+      checked.push(e.time + increment(), any_src(1u << 20));
+    }
+    for (int calls = 0; calls < 1'000 && checked.prepare(window_end + 100'000 - 1); ++calls) {
+    }
+    for (int i = 0; i < 3; ++i) checked.push(window_end + increment() - 100'000, any_src(1u << 20));
+    ASSERT_TRUE(checked.agrees()) << "window " << window;
+  }
+  ASSERT_TRUE(checked.drain());
+}
+
+TEST_P(EventQueueTest, WorkAheadEndsAndKeepsToItsBound) {
+  // prepare() must say when it is done, whatever the bound: a waiting rank calls it in a loop.
+  for (int i = 0; i < 50'000; ++i) checked.push(uniform(1'000'000, 1'000'000'000), any_src(16));
+  // Nothing is at or before 999,999 ps, so no bucket starts there either.
+  EXPECT_FALSE(checked.prepare(999'999));
+  for (int round = 0; round < 3; ++round) {
+    const SimTime until = round == 2 ? kNever : checked.first_time() + 1'000'000;
+    int calls = 0;
+    while (checked.prepare(until)) ASSERT_LT(++calls, 10'000) << "round " << round;
+    EXPECT_FALSE(checked.prepare(until));
+    // The ladder sorts a bucket per call, up to a few hundred entries in all; the heaps have
+    // nothing to do.
+    if (GetParam() == "ladder") {
+      EXPECT_GT(calls, 0) << "round " << round;
+    } else {
+      EXPECT_EQ(calls, 0);
+    }
+    ASSERT_TRUE(checked.agrees());
+    for (int i = 0; i < 1'000; ++i) ASSERT_TRUE(checked.pop_before(kNever));
+  }
+  ASSERT_TRUE(checked.drain());
+}
+
+TEST_P(EventQueueTest, PushesIntoTheGapBeforeWhereWorkAheadStopped) {
+  // Shaped for the ladder: a cluster at 0..999 and another at 10^6: once the first is popped, empty
+  // buckets lie between the queue's position and the second. Working ahead to 500,000 must stop
+  // without passing over them, because pushes may still land there.
+  for (SimTime t = 0; t < 1'000; ++t) checked.push(t, any_src(4));
+  for (SimTime t = 0; t < 1'000; ++t) checked.push(1'000'000 + t, any_src(4));
+  for (int i = 0; i < 1'000; ++i) ASSERT_TRUE(checked.pop_before(kNever));
+  (void)checked.prepare(500'000);
+  for (const SimTime t : {2'000u, 300'000u, 600'000u, 999'999u}) checked.push(t, any_src(4));
+  ASSERT_TRUE(checked.agrees());
+  ASSERT_TRUE(checked.drain());
 }
 
 // The hint a queue gives for loading ahead (EventQueue::upcoming_destinations): with nothing pushed
