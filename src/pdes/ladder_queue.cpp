@@ -110,7 +110,7 @@ void LadderQueue::take(Bucket& bucket, std::vector<QueueEntry>& out) {
 }
 
 bool LadderQueue::prepare(SimTime until) {
-  if (sorted_.size() >= kMaxAhead) return false;
+  if (sorted_.size() >= kPreparedBottomLimit) return false;
   if (sorted_.empty()) return take_bucket(sorted_, until);
   scratch_.clear();
   if (!take_bucket(scratch_, until)) return false;

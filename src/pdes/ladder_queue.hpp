@@ -51,7 +51,7 @@ class LadderQueue final : public EventQueue {
   static constexpr std::size_t kEntriesPerBucket = 2;
   // prepare() stops once Bottom holds this many entries: each bucket it adds is copied in front of
   // them, and a wait longer than their sorting gains nothing more from sorting further.
-  static constexpr std::size_t kMaxAhead = 256;
+  static constexpr std::size_t kPreparedBottomLimit = 256;
 
  private:
   // Rung buckets are chains of one-cache-line chunks from a pool shared by all rungs, so a bucket

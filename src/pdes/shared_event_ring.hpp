@@ -65,7 +65,7 @@ class SharedEventRing {
   // Producer: starts taking for writing the lines of the next `count` slots after `tail`, so that the
   // next push() finds them in this core's cache instead of waiting, at the window's end, for the
   // consumer's core to give them up (it read them when they last held events). A hint: PREFETCHW on
-  // x86-64, nothing elsewhere.
+  // x86-64 (a no-op on processors without it), nothing elsewhere.
   void claim_next(const Position& tail, std::uint64_t count) noexcept {
     const std::uint64_t end = tail.load(std::memory_order_relaxed);
     for (std::uint64_t i = 0; i < count; ++i) {

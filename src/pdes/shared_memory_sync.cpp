@@ -46,8 +46,8 @@ constexpr std::uint64_t kSpinsBeforeYield = 4096;
 constexpr std::uint64_t kFailed = 1;
 constexpr std::uint64_t kProgressWanted = 2;
 // Ring slots a rank claims for writing at the start of a window, per peer (SharedEventRing::claim_next):
-// about what PHOLD at remote 0.1 sends a peer per window on 2 ranks (2.9 events); more would take
-// lines the peer may still be reading.
+// a little more than PHOLD at remote 0.1 sends a peer per window on 2 ranks (2.9 events). A larger
+// burst waits for its further lines at the window's end, as every burst did before.
 constexpr std::uint64_t kSlotsClaimed = 4;
 
 // Ring capacity per ordered pair: 4,096 events (256 KiB) up to 9 ranks, then less, keeping a rank's
