@@ -1,30 +1,21 @@
-#!/usr/bin/python3
-#SBATCH --job-name=rackscale-collect
-#SBATCH --ntasks=1
-#SBATCH --mem=2G
-#SBATCH --time=00:15:00
-#SBATCH --output=%x-%j.out
-##SBATCH --account=PROJECT        # your site's account: delete one '#' (or set SBATCH_ACCOUNT)
-##SBATCH --partition=NAME         # your site's partition: delete one '#' (or set SBATCH_PARTITION)
-#
-# Gathers the HDF5 results files of a rackscale study (jobs/*.sbatch) into one table and plots:
-#
-#   jobs/collect RESULTS_DIR [--study run|strong-scaling|weak-scaling|sweep] [--metric /GROUP@ATTRIBUTE]...
-#
-# As a command on a login node, or as a Slurm job queued by jobs/submit after a study's array
-# (--dependency=afterany). Reads every *.h5 in RESULTS_DIR: the root attributes (docs/output.md:
-# ranks, wall_s, setup_s, events, events_per_s, windows, partition_method, ...), the run's own
-# overrides from NAME.overrides, and each --metric (an attribute of a group, such as
-# /traffic@line_rate_fraction or /training@mfu; /@ATTRIBUTE is a root attribute). Writes into
-# RESULTS_DIR:
-#   runs.csv            one row per run
-#   speedup.png, efficiency.png, events-per-rank.png    for strong and weak scaling
-#   metric-GROUP-ATTRIBUTE.png                          each --metric against ranks or sweep point
-# and prints the table. Speedup S(n) and parallel efficiency E(n) = S(n)/n are relative to the
-# smallest rank count n0 with T the engine's wall time (wall_s): strong scaling S(n) = n0 T(n0)/T(n),
-# weak scaling S(n) = n T(n0)/T(n) (scaled speedup). Exit codes: 0 done, 2 bad input (no results,
-# unknown study, a metric no file has), 1 internal error. Needs Debian's python3-h5py and
-# python3-matplotlib, hence /usr/bin/python3.
+"""Gathers the HDF5 results files of a rackscale study (jobs/*.sbatch, jobs/submit --local) into
+one table and plots. Run through jobs/collect, which loads the site's environment first:
+
+  jobs/collect RESULTS_DIR [--study run|strong-scaling|weak-scaling|sweep] [--metric /GROUP@ATTRIBUTE]... [--no-plots]
+
+Reads every *.h5 in RESULTS_DIR: each --metric (an attribute of a group, such as
+/traffic@line_rate_fraction or /training@mfu; /@ATTRIBUTE is a root attribute), the run's own
+overrides from NAME.overrides, and the root attributes that say which run it is and how the engine
+did (IDENTITY and ENGINE below; docs/output.md). Writes into RESULTS_DIR:
+  runs.csv            one row per run: the metrics first, then the run, then the engine's figures,
+                      all in SI units with the unit in the column's name (a metric
+                      /training@iteration_time_ps is the column training_iteration_time_s)
+  speedup.png, efficiency.png, events-per-rank.png    for strong and weak scaling
+  metric-COLUMN.png                                   each --metric against ranks or sweep point
+and prints the table. Speedup S(n) and parallel efficiency E(n) = S(n)/n are relative to the
+smallest rank count n0 with T the engine's wall time (wall_s): strong scaling S(n) = n0 T(n0)/T(n),
+weak scaling S(n) = n T(n0)/T(n) (scaled speedup). Exit codes: 0 done, 2 bad input (no results,
+unknown study, a metric no file has), 1 internal error."""
 
 import argparse
 import csv
@@ -33,8 +24,18 @@ import re
 import sys
 
 STUDIES = ("run", "strong-scaling", "weak-scaling", "sweep")
-ROOT_COLUMNS = ("scenario", "workload", "network_fidelity", "ranks", "partition_method", "setup_s", "wall_s",
-                "events", "events_per_s", "windows")
+
+# The results file's root attributes in runs.csv, as (CSV column, HDF5 attribute): which run it is,
+# then how the engine did. A renamed attribute (docs/output.md) is one edit here.
+IDENTITY = (("scenario", "scenario"), ("workload", "workload"), ("network_fidelity", "network_fidelity"),
+            ("ranks", "ranks"), ("partition_method", "partition_method"))
+ENGINE = (("setup_s", "setup_s"), ("wall_s", "wall_s"), ("events", "events"), ("events_per_s", "events_per_s"),
+          ("windows", "windows"))
+
+# Attributes in other units than SI, by the unit suffix of their name: the SI suffix and the factor.
+TO_SI = {"_ps": ("_s", 1e-12), "_ns": ("_s", 1e-9), "_us": ("_s", 1e-6), "_ms": ("_s", 1e-3)}
+# Seconds on a plot's axis: the largest unit in which the largest value is at least 1.
+TIME_SCALES = (("s", 1.0), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9), ("ps", 1e-12))
 
 
 class BadInput(Exception):
@@ -57,9 +58,25 @@ def parse_metric(text):
     return match.group(1), match.group(2)
 
 
+def si_name(attribute):
+    """The attribute's name with its unit suffix made SI, and the factor that converts its values."""
+    for suffix, (si_suffix, factor) in TO_SI.items():
+        if attribute.endswith(suffix):
+            return attribute[:-len(suffix)] + si_suffix, factor
+    return attribute, 1
+
+
 def metric_column(metric):
+    """runs.csv's column of a metric: /traffic@completion_p99_ps is traffic_completion_p99_s."""
     group, attribute = metric
-    return f"{group.strip('/').replace('/', '.')}.{attribute}" if group.strip("/") else attribute
+    prefix = group.strip("/").replace("/", "_")
+    name = si_name(attribute)[0]
+    return f"{prefix}_{name}" if prefix else name
+
+
+def is_time(column):
+    """A time in seconds (completion_p99_s), not a rate (events_per_s)."""
+    return column.endswith("_s") and not column.endswith("_per_s")
 
 
 def natural_key(name):
@@ -84,19 +101,24 @@ def read_run(h5py, directory, name, metrics):
     path = os.path.join(directory, name + ".h5")
     with h5py.File(path, "r") as results:
         attributes = results.attrs
-        missing = [key for key in ROOT_COLUMNS if key not in attributes]
+        missing = [attribute for _, attribute in IDENTITY + ENGINE if attribute not in attributes]
         if missing:
             raise BadInput(f"{path}: expected the root attributes of a rackscale results file "
                            f"(docs/output.md), found none named {', '.join(missing)}")
         row = {"run": name}
-        row.update({key: plain(attributes[key]) for key in ROOT_COLUMNS})
+        row.update({column: plain(attributes[attribute]) for column, attribute in IDENTITY + ENGINE})
         row["events_per_s_per_rank"] = row["events_per_s"] / row["ranks"]
         overrides = read_overrides(os.path.join(directory, name + ".overrides"))
         values = {}
         for metric in metrics:
             group, attribute = metric
             if group in results and attribute in results[group].attrs:
-                values[metric] = plain(results[group].attrs[attribute])
+                value = plain(results[group].attrs[attribute])
+                if isinstance(value, list):
+                    raise BadInput(f"--metric {group}@{attribute}: {path} holds {len(value)} values there; "
+                                   f"a metric is one value per run")
+                factor = si_name(attribute)[1]
+                values[metric] = value * factor if factor != 1 and isinstance(value, (int, float)) else value
             else:
                 values[metric] = None
         available = {group: sorted(results[group].attrs.keys()) for group, _ in metrics if group in results}
@@ -113,9 +135,9 @@ def add_scaling(rows, study):
         row["efficiency"] = row["speedup"] / n
 
 
-def format_cell(value):
+def format_cell(value, digits=6):
     if isinstance(value, float):
-        return f"{value:.6g}"
+        return f"{value:.{digits}g}"
     return "" if value is None else str(value)
 
 
@@ -125,7 +147,8 @@ def write_csv(path, columns, rows):
         writer = csv.writer(out)
         writer.writerow(columns)
         for row in rows:
-            writer.writerow([format_cell(row.get(column)) for column in columns])
+            # Enough digits for a double's figures, not its binary noise (a time in ps times 1e-12).
+            writer.writerow([format_cell(row.get(column), 12) for column in columns])
     os.replace(partial, path)
 
 
@@ -168,26 +191,38 @@ def plot_scaling(pyplot, directory, rows, study, title):
     return written
 
 
+def axis_scale(column, values):
+    """The label of a column's axis and the factor to divide its values by: a time goes in the unit
+    that suits its values (traffic_completion_p99 (µs)); other columns carry their unit in the name."""
+    if not is_time(column):
+        return column, 1.0
+    largest = max((abs(value) for value in values), default=0)
+    unit, factor = next((scale for scale in TIME_SCALES if largest >= scale[1]), TIME_SCALES[-1])
+    return f"{column[:-2]} ({unit})", factor
+
+
 def plot_metric(pyplot, directory, rows, study, metric, parameters, title):
     column = metric_column(metric)
     present = [row for row in rows if row.get(column) is not None]
+    label, factor = axis_scale(column, [row[column] for row in present])
+    values = [row[column] / factor for row in present]
     figure, axes = pyplot.subplots(figsize=(max(5, 0.6 * len(present) + 2), 3.5))
     if study in ("strong-scaling", "weak-scaling"):
         ranks = [row["ranks"] for row in present]
-        axes.plot(ranks, [row[column] for row in present], "o-")
+        axes.plot(ranks, values, "o-")
         axes.set_xscale("log", base=2)
         axes.set_xticks(ranks, [str(n) for n in ranks])
         axes.set_xlabel("MPI ranks")
     else:
         labels = [", ".join(str(row.get(key, "")) for key in parameters) or row["run"] for row in present]
-        axes.bar(range(len(present)), [row[column] for row in present])
+        axes.bar(range(len(present)), values)
         axes.set_xticks(range(len(present)), labels, rotation=30, ha="right", fontsize=8)
         axes.set_xlabel(", ".join(parameters) or "run")
-    axes.set_ylabel(f"{metric[0]}@{metric[1]}")
+    axes.set_ylabel(label)
     axes.set_title(title, fontsize=9)
     axes.grid(True, axis="y", alpha=0.3)
     figure.tight_layout()
-    file_name = f"metric-{column.replace('.', '-')}.png"
+    file_name = f"metric-{column}.png"
     figure.savefig(os.path.join(directory, file_name), dpi=100)
     pyplot.close(figure)
     return file_name
@@ -247,10 +282,11 @@ def collect(arguments):
                 print(f"collect: warning: {column} differs between rank counts; results should be identical",
                       file=sys.stderr)
 
-    columns = ["run"] + parameters + list(ROOT_COLUMNS) + ["events_per_s_per_rank"]
+    # What the user asked for first, then which run it is, then how the engine did.
+    columns = [metric_column(metric) for metric in metrics] + ["run"] + parameters
+    columns += [column for column, _ in IDENTITY] + [column for column, _ in ENGINE] + ["events_per_s_per_rank"]
     if study in ("strong-scaling", "weak-scaling"):
         columns += ["speedup", "efficiency"]
-    columns += [metric_column(metric) for metric in metrics]
     write_csv(os.path.join(directory, "runs.csv"), columns, rows)
     print_table(columns, rows)
 
