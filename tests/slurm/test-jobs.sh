@@ -41,25 +41,18 @@ trap 'exit 1' INT TERM
 
 fail() { echo "test-jobs: FAILED: $*" >&2; exit 1; }
 
-mkdir -p "$work/submit"
+mkdir -p "$work"
 local_cluster_start "$work/cluster" || fail "the local Slurm cluster did not start"
 cgroup_seen=$(local_cluster_cgroup_seen)
 echo "test-jobs: slurmd and its jobs see /sys/fs/cgroup: $cgroup_seen (LOCAL_CLUSTER_CGROUP=${LOCAL_CLUSTER_CGROUP:-absent})"
-export RACKSCALE=$rackscale RACKSCALE_RESULTS=$work/submit/results
-unset RACKSCALE_ENV RACKSCALE_LAUNCHER RACKSCALE_PYTHON SBATCH_ACCOUNT SBATCH_PARTITION
-# mpirun (RACKSCALE_LAUNCHER=mpirun) refuses root without this; the jobs inherit it.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-cd "$work/submit"
-submit=$source_dir/jobs/submit
-config=$source_dir/configs/examples/fat-tree-128.yaml
+# shellcheck source=job-test-setup.sh
+. "$here/job-test-setup.sh"
 
 # expect_refused PATTERN ARGS...: jobs/submit exits with 2, says PATTERN, and queues nothing.
 expect_refused() {
-  local pattern=$1 code=0 errors
+  local pattern=$1
   shift
-  errors=$("$submit" "$@" 2>&1 >/dev/null) || code=$?
-  [ "$code" -eq 2 ] || fail "jobs/submit $*: exit code $code, expected 2; it said: $errors"
-  grep -qE -- "$pattern" <<<"$errors" || fail "jobs/submit $*: expected a message matching '$pattern', found: $errors"
+  expect_exit_2 "$pattern" "$submit" "$@"
   [ -z "$(squeue --noheader)" ] || fail "jobs/submit $*: refused but queued a job: $(squeue)"
 }
 expect_refused "expected what to submit" frobnicate "$config"

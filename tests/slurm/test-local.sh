@@ -22,41 +22,30 @@ finish() {
 trap finish EXIT
 fail() { echo "test-local: FAILED: $*" >&2; exit 1; }
 
-mkdir -p "$work/no-slurm" "$work/submit"
+mkdir -p "$work/no-slurm"
 for program in sbatch srun salloc; do
   printf '#!/bin/sh\necho "%s called: $*" >>"%s/slurm-called"\nexit 1\n' "$program" "$work" >"$work/no-slurm/$program"
   chmod +x "$work/no-slurm/$program"
 done
 export PATH=$work/no-slurm:$PATH
-unset RACKSCALE_ENV RACKSCALE_LAUNCHER RACKSCALE_PYTHON SLURM_JOB_ID SLURM_ARRAY_TASK_ID SLURM_ARRAY_JOB_ID SLURM_NTASKS
-export RACKSCALE=$rackscale RACKSCALE_RESULTS=$work/submit/results
-# Two ranks on a machine that may have fewer cores; as root, Open MPI wants the opt-in.
+unset SLURM_JOB_ID SLURM_ARRAY_TASK_ID SLURM_ARRAY_JOB_ID SLURM_NTASKS
+# shellcheck source=job-test-setup.sh
+. "$here/job-test-setup.sh"
+# Two ranks on a machine that may have fewer cores.
 export RACKSCALE_MPIRUN="mpirun --oversubscribe"
-[ "$(id -u)" -ne 0 ] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-cd "$work/submit"
-submit=$source_dir/jobs/submit
-config=$source_dir/configs/examples/fat-tree-128.yaml
 
-# expect_refused PATTERN COMMAND...: exits with 2 and says PATTERN.
-expect_refused() {
-  local pattern=$1 code=0 errors
-  shift
-  errors=$("$@" 2>&1 >/dev/null) || code=$?
-  [ "$code" -eq 2 ] || fail "$*: exit code $code, expected 2; it said: $errors"
-  grep -qE -- "$pattern" <<<"$errors" || fail "$*: expected a message matching '$pattern', found: $errors"
-}
-expect_refused "--local runs without Slurm: found sbatch options after --: --time=5" "$submit" --local run "$config" -- --time=5
-expect_refused "--local and --dry-run: expected one of them" "$submit" --local --dry-run run "$config"
-expect_refused "--local goes before the study" "$submit" run "$config" --local
+expect_exit_2 "--local runs without Slurm: found sbatch options after --: --time=5" "$submit" --local run "$config" -- --time=5
+expect_exit_2 "--local and --dry-run: expected one of them" "$submit" --local --dry-run run "$config"
+expect_exit_2 "--local goes before the study" "$submit" run "$config" --local
 # A job script checks its array task against the list before writing anything.
 task_refused() {
   local pattern=$1 task=$2 tasks=$3
   SLURM_JOB_ID=7 SLURM_ARRAY_JOB_ID=7 SLURM_ARRAY_TASK_ID=$task SLURM_NTASKS=$tasks \
-    expect_refused "$pattern" bash "$source_dir/jobs/strong-scaling.sbatch" "$config" --ranks 1,2,1024
+    expect_exit_2 "$pattern" bash "$source_dir/jobs/strong-scaling.sbatch" "$config" --ranks 1,2,1024
 }
 task_refused "array task 3: --ranks 1,2,1024 has 3 rank counts \(tasks 0-2\)" 3 1024
 task_refused "array task 2 runs 1024 ranks but the job has 2 tasks" 2 2
-expect_refused "missing --ranks N,N" bash "$source_dir/jobs/weak-scaling.sbatch" "$config" --per-rank cluster.nodes=8
+expect_exit_2 "missing --ranks N,N" bash "$source_dir/jobs/weak-scaling.sbatch" "$config" --per-rank cluster.nodes=8
 [ ! -e "$RACKSCALE_RESULTS" ] || fail "a refused task wrote $(find "$RACKSCALE_RESULTS")"
 
 # Every study, as test-jobs.sh submits them to Slurm. The results line comes first and last.
