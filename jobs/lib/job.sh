@@ -46,7 +46,8 @@ rs_write_atomically() {
 rs_task_count() {
   case $1 in
     run) echo 1 ;;
-    strong-scaling | weak-scaling) tr ',' '\n' <<<"$RS_RANKS" | wc -l ;;
+    # Arithmetic drops the spaces that BSD's wc (macOS) puts before the count.
+    strong-scaling | weak-scaling) echo $(($(tr ',' '\n' <<<"$RS_RANKS" | wc -l))) ;;
     sweep) rs_sweep_size ;;
   esac
 }
