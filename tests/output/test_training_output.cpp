@@ -3,8 +3,9 @@
 // layers, two micro-batches per replica, two iterations). The file holds what the run's report
 // says and what follows from it independently: every device's time components add up to the run's
 // end, the per-stage means are the devices' rows averaged, the iteration ends are the devices' latest,
-// coordinates and memory are the layout's and the memory model's, MFU is its closed form; and its
-// results datasets are byte for byte those of a sequential run, for every partition method.
+// coordinates and memory are the layout's and the memory model's, MFU is its closed form; the --json
+// object names every figure as the file does; and its results datasets are byte for byte those of a
+// sequential run, for every partition method.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -64,6 +65,48 @@ const std::array<std::string, 8> kComponents{"forward_ps",       "backward_ps",
 
 bool placement_dependent(const std::string& dataset) {
   return dataset.starts_with("/partition/") || dataset.starts_with("/engine/");
+}
+}  // namespace
+
+namespace {
+// Expects the attributes of `group` (but its description) and the members of `object` (but those named
+// in `json_only`) to be the same figures: the same names, the same values.
+void expect_same_figures(const H5Reader& in, const std::string& group, const nlohmann::ordered_json& object,
+                         const std::set<std::string>& json_only) {
+  SCOPED_TRACE(group);
+  std::set<std::string> in_file, in_json;
+  for (const auto& name : in.attribute_names(group))
+    if (name != "description") in_file.insert(name);
+  for (const auto& [name, value] : object.items())
+    if (!json_only.contains(name)) in_json.insert(name);
+  EXPECT_EQ(in_file, in_json);
+  for (const auto& name : in_file) {
+    if (!object.contains(name)) continue;
+    const auto& value = object[name];
+    if (value.is_null()) {
+      EXPECT_TRUE(std::isnan(in.attribute<double>(group, name))) << name;
+    } else if (value.is_number_unsigned()) {
+      EXPECT_EQ(in.attribute<std::uint64_t>(group, name), value.get<std::uint64_t>()) << name;
+    } else if (value.is_number()) {
+      EXPECT_EQ(in.attribute<double>(group, name), value.get<double>()) << name;
+    } else if (value.is_string()) {
+      EXPECT_EQ(in.string_attribute(group, name), value.get<std::string>()) << name;
+    } else {
+      EXPECT_EQ(in.string_attributes(group, name), value.get<std::vector<std::string>>()) << name;
+    }
+  }
+}
+
+// Expects the datasets of `group` to be the columns of the JSON table `records`.
+void expect_same_columns(const H5Reader& in, const std::string& group, const nlohmann::ordered_json& records) {
+  SCOPED_TRACE(group);
+  ASSERT_FALSE(records.empty());
+  std::set<std::string> in_file, in_json;
+  for (const auto& dataset : in.datasets())
+    if (dataset.starts_with(group + "/") && dataset.find('/', group.size() + 1) == std::string::npos)
+      in_file.insert(dataset.substr(group.size() + 1));
+  for (const auto& [name, value] : records.front().items()) in_json.insert(name);
+  EXPECT_EQ(in_file, in_json);
 }
 }  // namespace
 
@@ -235,58 +278,8 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
     const bool counted = items[i] == "accelerators" || items[i].starts_with("hosts") || items[i].starts_with("energy: ");
     EXPECT_EQ(std::isnan(carbon[i]), !counted) << items[i];
   }
-}
 
-namespace {
-// Expects the attributes of `group` (but its description) and the members of `object` (but those named
-// in `json_only`) to be the same figures: the same names, the same values.
-void expect_same_figures(const H5Reader& in, const std::string& group, const nlohmann::ordered_json& object,
-                         const std::set<std::string>& json_only) {
-  SCOPED_TRACE(group);
-  std::set<std::string> in_file, in_json;
-  for (const auto& name : in.attribute_names(group))
-    if (name != "description") in_file.insert(name);
-  for (const auto& [name, value] : object.items())
-    if (!json_only.contains(name)) in_json.insert(name);
-  EXPECT_EQ(in_file, in_json);
-  for (const auto& name : in_file) {
-    if (!object.contains(name)) continue;
-    const auto& value = object[name];
-    if (value.is_null()) {
-      EXPECT_TRUE(std::isnan(in.attribute<double>(group, name))) << name;
-    } else if (value.is_number_unsigned()) {
-      EXPECT_EQ(in.attribute<std::uint64_t>(group, name), value.get<std::uint64_t>()) << name;
-    } else if (value.is_number()) {
-      EXPECT_EQ(in.attribute<double>(group, name), value.get<double>()) << name;
-    } else if (value.is_string()) {
-      EXPECT_EQ(in.string_attribute(group, name), value.get<std::string>()) << name;
-    } else {
-      EXPECT_EQ(in.string_attributes(group, name), value.get<std::vector<std::string>>()) << name;
-    }
-  }
-}
-
-// Expects the datasets of `group` to be the columns of the JSON table `records`.
-void expect_same_columns(const H5Reader& in, const std::string& group, const nlohmann::ordered_json& records) {
-  SCOPED_TRACE(group);
-  ASSERT_FALSE(records.empty());
-  std::set<std::string> in_file, in_json;
-  for (const auto& dataset : in.datasets())
-    if (dataset.starts_with(group + "/") && dataset.find('/', group.size() + 1) == std::string::npos)
-      in_file.insert(dataset.substr(group.size() + 1));
-  for (const auto& [name, value] : records.front().items()) in_json.insert(name);
-  EXPECT_EQ(in_file, in_json);
-}
-}  // namespace
-
-TEST(TrainingOutput, TheJsonAndTheFileGiveEveryFigureTheSameName) {
-  const auto comm = world();
-  const ScratchDir dir(comm, "training-names");
-  const auto s = scenario();
-  const std::string path = dir / "laptop.h5";
-  const auto report = run(comm, s, path);
-  if (comm.rank() != 0) return;
-  const H5Reader in(path);
+  // The --json object gives every figure the name the file gives it.
   const auto json = rackscale::io::training_json(s, report);
   expect_same_figures(in, "/training", json,
                       {"scenario", "iteration_times_ps", "stages", "collectives", "energy", "tco", "setup_s", "partition",
