@@ -1,5 +1,7 @@
 #include "io/engine_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "io/text_table.hpp"
@@ -23,9 +25,11 @@ std::string engine_table(const pdes::EngineTotals& totals) {
   TextTable table({"rank", "LPs", "events", "sent remote", "received remote", "processing", "sync", "events/s",
                    "peak memory"},
                   {A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right});
+  // Processing and sync times in one unit, from the longest.
+  const Unit unit = time_unit(std::max(totals.total.process_seconds, totals.total.sync_seconds));
   const auto row = [&](const std::string& name, const pdes::EngineStats& s) {
     table.add_row({name, with_commas(s.lps), with_commas(s.events_processed), with_commas(s.remote_sent),
-                   with_commas(s.remote_received), format_seconds(s.process_seconds), format_seconds(s.sync_seconds),
+                   with_commas(s.remote_received), in_unit(s.process_seconds, unit), in_unit(s.sync_seconds, unit),
                    with_prefix(s.events_per_second(), Prefixes::counts, ""),
                    format_bytes(static_cast<double>(s.peak_memory_bytes))});
   };
