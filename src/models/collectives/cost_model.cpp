@@ -33,7 +33,7 @@ constexpr double kNvlsLatencyUs = 25.0;
 constexpr std::array<Protocol, 3> kProtocols{Protocol::ll, Protocol::ll128, Protocol::simple};
 
 // The busiest member's time on its ports for a point-to-point collective, its scale-up port and its NIC
-// working at once: gather and scatter (the root) exchange S / p with each of
+// working at once: all-to-all (every member), gather and scatter (the root) exchange S / p with each of
 // the L - 1 other members of their domain over the scale-up fabric and with the p - L others over the
 // NIC; sendrecv sends S over the scale-up fabric when its domain has several members and over a NIC when
 // there are several domains (some member's successor is in the next domain).
@@ -81,8 +81,7 @@ double predict_seconds(CollectiveKind kind, Algorithm algorithm, Protocol protoc
     if (protocol == Protocol::ll128) busbw *= f.domains == 1 ? 7.0 / 9.0 : 120.0 / 128.0;
     algbw = busbw / 2.0;
   } else {
-    // All-to-all keeps the ring's form (docs/models.md, "Choosing an algorithm").
-    const bool pairs = accelerator::is_point_to_point(kind) && kind != CollectiveKind::all_to_all;
+    const bool pairs = accelerator::is_point_to_point(kind);
     // Steps a member goes through, and how many of them cross domains. NCCL counts nRanks steps for
     // broadcast and reduce (its ring moves the whole buffer over every link); point-to-point collectives,
     // which NCCL does not model, are given one step per peer round.

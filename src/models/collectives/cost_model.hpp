@@ -8,8 +8,7 @@
 //   ring:  latency = base + (nsteps - nInterSteps) intra + nInterSteps inter   (x 1.4 multi-node Simple
 //          all-reduce); algbw = busbw * n / nsteps; busbw = B (LL / 4, LL128 * 0.92). nsteps: all-reduce
 //          2 (n - 1), reduce-scatter and all-gather n - 1, broadcast and reduce n (NCCL's count).
-//   point-to-point (gather, scatter, sendrecv; NCCL has no model of its own for them; all-to-all keeps the
-//          ring's form above, with nsteps n - 1): the
+//   point-to-point (all-to-all, gather, scatter, sendrecv; NCCL has no model of its own for them): the
 //          ring's latency over the peer rounds (n - 1; sendrecv 1), plus the busiest member's time on
 //          its scale-up port and NIC (point_to_point_port_seconds), with the ring's protocol factors.
 //   tree:  latency = base + 2 ((ranks per domain - 1) intra + floor(log2 domains) inter);
