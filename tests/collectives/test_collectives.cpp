@@ -1018,16 +1018,31 @@ TEST(CollectiveSweep, EveryOpIsIdenticalOnAnyRankCount) {
     }
 }
 
+namespace {
+// The 2-node H100 example in analytical fidelity (NVSwitch domains, 8 NICs per node, a 2-tier fat tree),
+// and a call over its 16 devices run both as messages and as a closed form.
+struct BothWays {
+  Outcome messages, closed;
+};
+BothWays run_both_ways(const coll::CollectiveCall& call) {
+  const auto scenario = rackscale::io::load_scenario(std::string(RACKSCALE_EXAMPLE_CONFIGS) +
+                                                         "/nccl-allreduce-2node-h100.yaml",
+                                                     {"network.fidelity=analytical"});
+  const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
+  net::NetworkSpec messages = scenario.network;
+  messages.collectives = net::CollectiveModel::messages;
+  net::NetworkSpec closed = scenario.network;
+  closed.collectives = net::CollectiveModel::closed_form;
+  return {run(scenario.cluster, topology, messages, call, {}), run(scenario.cluster, topology, closed, call, {})};
+}
+}  // namespace
+
 // ---- closed-form calls load the links as their messages would ----------------------------------------
 
 // On the 2-node H100 example (NVSwitch domains, 8 NICs per node, a 2-tier fat tree), in analytical
 // fidelity with the default channels and pipelining: a closed-form call charges every port exactly the
 // bytes, serialization time and message count that the same call run as messages records.
 TEST(ClosedForm, ChargesThePortsItsMessagesWouldLoad) {
-  const auto scenario = rackscale::io::load_scenario(std::string(RACKSCALE_EXAMPLE_CONFIGS) +
-                                                         "/nccl-allreduce-2node-h100.yaml",
-                                                     {"network.fidelity=analytical"});
-  const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
   struct Case {
     CollectiveKind kind;
     Algorithm algorithm;
@@ -1049,12 +1064,7 @@ TEST(ClosedForm, ChargesThePortsItsMessagesWouldLoad) {
                  std::to_string(static_cast<int>(c.algorithm)));
     // 3 MiB + 5 bytes: channels and pieces of unequal sizes.
     const auto call = call_of(c.kind, c.algorithm, (3u << 20) + 5, 16);
-    net::NetworkSpec messages = scenario.network;
-    messages.collectives = net::CollectiveModel::messages;
-    net::NetworkSpec closed = scenario.network;
-    closed.collectives = net::CollectiveModel::closed_form;
-    const Outcome m = run(scenario.cluster, topology, messages, call, {});
-    const Outcome f = run(scenario.cluster, topology, closed, call, {});
+    const auto [m, f] = run_both_ways(call);
     EXPECT_EQ(m.completed, 16u);
     EXPECT_EQ(f.completed, 16u);
     std::uint64_t total = 0;
@@ -1072,19 +1082,9 @@ TEST(ClosedForm, ChargesThePortsItsMessagesWouldLoad) {
 // NIC of the pairs that cross nodes. (The ring's form, which all-to-all used before, took B = min(NVLink,
 // 8 NICs) for the whole (p - 1)/p S and came out about 4 times faster than its messages.)
 TEST(ClosedForm, PointToPointAgreesWithItsMessagesAcrossDomains) {
-  const auto scenario = rackscale::io::load_scenario(std::string(RACKSCALE_EXAMPLE_CONFIGS) +
-                                                         "/nccl-allreduce-2node-h100.yaml",
-                                                     {"network.fidelity=analytical"});
-  const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
   for (const CollectiveKind kind : {CollectiveKind::all_to_all, CollectiveKind::scatter, CollectiveKind::sendrecv}) {
     SCOPED_TRACE(rackscale::models::workload::collective_name(kind));
-    const auto call = call_of(kind, Algorithm::automatic, 256u << 20, 16);
-    net::NetworkSpec messages = scenario.network;
-    messages.collectives = net::CollectiveModel::messages;
-    net::NetworkSpec closed = scenario.network;
-    closed.collectives = net::CollectiveModel::closed_form;
-    const Outcome m = run(scenario.cluster, topology, messages, call, {});
-    const Outcome f = run(scenario.cluster, topology, closed, call, {});
+    const auto [m, f] = run_both_ways(call_of(kind, Algorithm::automatic, 256u << 20, 16));
     EXPECT_EQ(f.completed, 16u);
     EXPECT_NEAR(static_cast<double>(f.time()), static_cast<double>(m.time()), 0.03 * static_cast<double>(m.time()));
   }
