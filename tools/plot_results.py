@@ -184,8 +184,11 @@ def plot_tco_breakdown(f, plt, out):
 
 def plot_collective(f, plt, out):
     c = f["collective"]
-    sizes = c["bytes"][:]
-    busbw = [b / 1e9 for b in c["busbw_Bps"][:]]
+    # Rows of 0 bytes (an all-gather's sizes below one element per rank, as nccl-tests prints them) have no
+    # place on a log axis.
+    rows = [(s, b / 1e9) for s, b in zip(c["size_bytes"][:], c["bus_bandwidth_Bps"][:]) if s > 0]
+    sizes = [s for s, _ in rows]
+    busbw = [b for _, b in rows]
     fig, ax = plt.subplots(figsize=(7, 4.5))
     ax.plot(sizes, busbw, marker="o")
     ax.set_xscale("log", base=2)

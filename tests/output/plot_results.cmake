@@ -1,5 +1,6 @@
 # tools/plot_results.py as users run it: from a small training run's file it draws the stage breakdown
-# and the link utilization, from a traffic run's the link utilization, from a file with a /tco group
+# and the link utilization, from a traffic run's the link utilization, from a collective sweep's the bus
+# bandwidth against size, from a file with a /tco group
 # (the TCO test's hand-filled report) the TCO breakdown; every PNG is a real picture (a PNG signature
 # and more than a few kilobytes). A text file, a missing file, an HDF5 file that is not a results file
 # and a results file of the old format version are refused with exit code 2 and a message naming the
@@ -44,6 +45,13 @@ expect_pictures(${WORK}/traffic link_utilization.png)
 if(EXISTS ${WORK}/traffic/stage_breakdown.png)
   message(FATAL_ERROR "a stage breakdown was drawn for a traffic run")
 endif()
+
+# A collective sweep whose first rows have 0 bytes (an all-gather of 16 halves over 16 ranks).
+run_or_fail(${MPIRUN} -np 1 ${RACKSCALE} run ${CONFIGS}/examples/nccl-allreduce-2node-h100.yaml
+            --set workload.op=all_gather --set workload.data_type=half --set workload.max_bytes=1MiB
+            --output ${WORK}/collective.h5)
+run_or_fail(${PYTHON} ${PLOT} ${WORK}/collective.h5 -o ${WORK}/collective)
+expect_pictures(${WORK}/collective collective_busbw.png)
 
 run_or_fail(${CMAKE_COMMAND} -E env RACKSCALE_TCO_SAMPLE=${WORK}/tco.h5
             ${MPIRUN} -np 1 ${TCO_TEST} --gtest_filter=TcoOutput.*)

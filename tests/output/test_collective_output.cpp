@@ -1,7 +1,8 @@
 // Results files of collective sweeps and the /tco group, read back with the plain HDF5 API.
-// - A sweep's file (an all-reduce over two HGX nodes, 1 KiB to 1 MiB) holds, per size, the report's
-//   time and algorithm, algbw = bytes / time and busbw = algbw x 2 (n - 1) / n (nccl-tests), and is the
-//   same on any rank count as on one.
+// - A sweep's file (an all-reduce over two HGX nodes, 1 KiB to 1 MiB) holds, per size, nccl-tests' size
+//   and count (floats: size / 4), the report's time and algorithm, algbw = size / time and busbw = algbw
+//   x 2 (n - 1) / n (nccl-tests), their mean as the average bus bandwidth, and the sweep's settings; and
+//   is the same on any rank count as on one.
 // - write_tco stores a hand-filled TcoReport: every figure under its documented name, NaN for a method
 //   without a figure, the breakdown table and the notes (none, too).
 #include <cmath>
@@ -72,27 +73,44 @@ TEST(CollectiveOutput, TheFileHoldsTheSweepAndIsTheSameOnAnyRankCount) {
   const std::uint32_t n = report.devices;
   EXPECT_EQ(n, 16u);
   EXPECT_EQ(in.string_attribute("/collective", "op"), "all_reduce");
+  EXPECT_EQ(in.string_attribute("/collective", "nccl_tests_binary"), "all_reduce_perf");
   EXPECT_EQ(in.attribute<std::uint64_t>("/collective", "devices"), 16u);
-  const auto bytes = in.read<std::uint64_t>("/collective/bytes");
+  EXPECT_EQ(in.string_attribute("/collective", "data_type"), "float");
+  EXPECT_EQ(in.string_attribute("/collective", "redop"), "sum");
+  EXPECT_EQ(in.attribute<std::int64_t>("/collective", "root"), -1);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/collective", "min_bytes"), 1024u);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/collective", "max_bytes"), 1u << 20);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/collective", "step_factor"), 2u);
+  EXPECT_EQ(in.attribute<double>("/collective", "bus_bandwidth_factor"), 2.0 * 15.0 / 16.0);
+  const auto bytes = in.read<std::uint64_t>("/collective/size_bytes");
+  const auto count = in.read<std::uint64_t>("/collective/count");
   const auto time = in.read<std::uint64_t>("/collective/time_ps");
-  const auto algbw = in.read<double>("/collective/algbw_Bps");
-  const auto busbw = in.read<double>("/collective/busbw_Bps");
+  const auto algbw = in.read<double>("/collective/algorithm_bandwidth_Bps");
+  const auto busbw = in.read<double>("/collective/bus_bandwidth_Bps");
   const auto algorithm = in.strings("/collective/algorithm");
   ASSERT_EQ(bytes.size(), 11u);  // 1 KiB, 2 KiB, ..., 1 MiB
+  double busbw_sum = 0;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     EXPECT_EQ(bytes[i], 1024u << i);
+    EXPECT_EQ(count[i], bytes[i] / 4);
     EXPECT_EQ(time[i], report.results[i].time);
     ASSERT_GT(time[i], 0u);
     const double expected_algbw = static_cast<double>(bytes[i]) / (static_cast<double>(time[i]) * 1e-12);
     EXPECT_NEAR(algbw[i], expected_algbw, 1e-9 * expected_algbw);
     EXPECT_NEAR(busbw[i], expected_algbw * 2.0 * 15.0 / 16.0, 1e-9 * expected_algbw);
+    busbw_sum += expected_algbw * 2.0 * 15.0 / 16.0;
     EXPECT_TRUE(algorithm[i] == "ring" || algorithm[i] == "tree" || algorithm[i] == "hierarchical") << algorithm[i];
   }
+  const double average = in.attribute<double>("/collective", "average_bus_bandwidth_Bps");
+  EXPECT_NEAR(average, busbw_sum / 11, 1e-9 * average);
 
   const H5Reader a(reference);
-  for (const std::string dataset : {"/collective/bytes", "/collective/time_ps", "/collective/algbw_Bps",
-                                    "/collective/busbw_Bps", "/collective/algorithm", "/collective/channels"})
+  for (const std::string dataset :
+       {"/collective/size_bytes", "/collective/count", "/collective/time_ps", "/collective/algorithm_bandwidth_Bps",
+        "/collective/bus_bandwidth_Bps", "/collective/algorithm", "/collective/channels", "/collective/pieces",
+        "/collective/nccl_model_time_s"})
     EXPECT_EQ(a.raw(dataset), in.raw(dataset)) << dataset;
+  EXPECT_EQ(a.attribute<double>("/collective", "average_bus_bandwidth_Bps"), average);
 }
 
 namespace {
