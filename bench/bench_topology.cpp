@@ -49,7 +49,11 @@ ClusterSpec fat_tree(ClusterSpec c, ScaleOutKind kind, std::uint32_t radix, doub
 long peak_rss_kib() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
+#if defined(__APPLE__)
+  return usage.ru_maxrss / 1024;  // macOS reports bytes
+#else
   return usage.ru_maxrss;
+#endif
 }
 
 void measure(const std::string& name, const ClusterSpec& spec, RoutingMode routing) {

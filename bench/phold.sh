@@ -25,7 +25,8 @@ run_case() {  # ranks lps remote end_ns queue
 import json, sys
 runs = sorted((json.loads(l) for l in sys.stdin if l.strip()), key=lambda j: j["events_per_s"])
 j = runs[len(runs) // 2]
-print("%-6d %-7d %-7s %-16s %12d %9.3f %12s %10d %11d" % (j["ranks"], j["lps"], j["remote"], j["queue"],
+p = j["parameters"]
+print("%-6d %-7d %-7s %-16s %12d %9.3f %12s %10d %11d" % (j["ranks"], p["lps"], p["remote"], j["queue"],
       j["events"], j["wall_s"], "%.2fM" % (j["events_per_s"] / 1e6), j["windows"], j["remote_events"]))'
 }
 

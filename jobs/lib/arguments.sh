@@ -6,9 +6,10 @@
 #     MODE: submit (also accepts the options that only jobs/submit knows) or job
 #     KIND: run, strong-scaling, weak-scaling, sweep
 #   sets RS_CONFIG, RS_SETS (array of KEY=VALUE), RS_PARTITION, RS_SWEEP (sweep), RS_PER_RANK
-#   (array of KEY=N, weak-scaling), and in submit mode RS_RANKS, RS_METRICS (array), RS_COLLECT
-#   (yes/no) and RS_SBATCH (array of options for sbatch, after --). A bad argument prints the
-#   problem and the usage on standard error and exits with 2.
+#   (array of KEY=N, weak-scaling), RS_RANKS (the scaling studies' list of rank counts, which
+#   their array task ids index; in submit mode also a run's or sweep's rank count), and in submit
+#   mode RS_METRICS (array), RS_COLLECT (yes/no) and RS_SBATCH (array of options for sbatch, after
+#   --). A bad argument prints the problem and the usage on standard error and exits with 2.
 
 RS_PROGRAM=${RS_PROGRAM:-$(basename "$0")}
 
@@ -17,6 +18,8 @@ rs_usage() {
   local kind
   for kind in "$@"; do rs_usage_of "$kind"; done
   cat <<'USAGE'
+  --local runs the study here, one run after the other with mpirun, instead of queueing it;
+  --dry-run checks everything and prints the sbatch commands and the array's tasks without submitting.
   METHOD: block, round_robin or metis. PATH: a figure to collect, /GROUP@ATTRIBUTE
   (for example /traffic@line_rate_fraction or /training@mfu). Details: docs/hpc.md.
 USAGE
@@ -25,29 +28,30 @@ USAGE
 rs_usage_of() {
   case $1 in
     run) cat <<'USAGE'
-usage: jobs/submit run CONFIG [--set KEY=VALUE]... [--partition METHOD] [--ranks N] [-- SBATCH_OPTION...]
+usage: jobs/submit [--local | --dry-run] run CONFIG [--set KEY=VALUE]... [--partition METHOD] [--ranks N]
+                   [-- SBATCH_OPTION...]
        sbatch [--ntasks=N] jobs/run.sbatch CONFIG [--set KEY=VALUE]... [--partition METHOD]
-  One simulation on N MPI ranks (default: the script's #SBATCH --ntasks).
+  One simulation on N MPI ranks (default: the script's #SBATCH --ntasks; 1 with --local).
 USAGE
     ;;
     strong-scaling) cat <<'USAGE'
-usage: jobs/submit strong-scaling CONFIG --ranks N,N,... [--set KEY=VALUE]... [--partition METHOD]
-                   [--metric PATH]... [--no-collect] [-- SBATCH_OPTION...]
-       sbatch --array=N,N,... --ntasks=MAX jobs/strong-scaling.sbatch CONFIG [--set KEY=VALUE]... [--partition METHOD]
-  One config on each rank count (a job array whose task ids are the rank counts), then collect.
+usage: jobs/submit [--local | --dry-run] strong-scaling CONFIG --ranks N,N,... [--set KEY=VALUE]...
+                   [--partition METHOD] [--metric PATH]... [--no-collect] [-- SBATCH_OPTION...]
+       sbatch --array=0-(COUNTS-1) --ntasks=MAX jobs/strong-scaling.sbatch CONFIG --ranks N,N,... [--set ...]
+  One config on each rank count (array task K runs the K-th count, from 0), then collect.
 USAGE
     ;;
     weak-scaling) cat <<'USAGE'
-usage: jobs/submit weak-scaling CONFIG --ranks N,N,... --per-rank KEY=COUNT... [--set KEY=VALUE]...
-                   [--partition METHOD] [--metric PATH]... [--no-collect] [-- SBATCH_OPTION...]
-       sbatch --array=N,N,... --ntasks=MAX jobs/weak-scaling.sbatch CONFIG --per-rank KEY=COUNT... [--set ...]
+usage: jobs/submit [--local | --dry-run] weak-scaling CONFIG --ranks N,N,... --per-rank KEY=COUNT...
+                   [--set KEY=VALUE]... [--partition METHOD] [--metric PATH]... [--no-collect] [-- SBATCH_OPTION...]
+       sbatch --array=0-(COUNTS-1) --ntasks=MAX jobs/weak-scaling.sbatch CONFIG --ranks N,N,... --per-rank KEY=COUNT...
   The config grown with the rank count: on N ranks each --per-rank KEY is set to N x COUNT
   (for example --per-rank cluster.nodes=16), then collect.
 USAGE
     ;;
     sweep) cat <<'USAGE'
-usage: jobs/submit sweep CONFIG SWEEP_FILE [--set KEY=VALUE]... [--partition METHOD] [--ranks N]
-                   [--metric PATH]... [--no-collect] [-- SBATCH_OPTION...]
+usage: jobs/submit [--local | --dry-run] sweep CONFIG SWEEP_FILE [--set KEY=VALUE]... [--partition METHOD]
+                   [--ranks N] [--metric PATH]... [--no-collect] [-- SBATCH_OPTION...]
        sbatch --array=0-(POINTS-1) jobs/sweep.sbatch CONFIG SWEEP_FILE [--set KEY=VALUE]... [--partition METHOD]
   Every point of the grid in SWEEP_FILE (lines "KEY: VALUE | VALUE | ..."), one array task each, then collect.
 USAGE
@@ -100,13 +104,18 @@ rs_parse_arguments() {
         ;;
       --no-collect | --) value=""; shift ;;
       -h | --help) rs_usage "$kind"; exit 0 ;;
+      --local | --dry-run) rs_bad_argument "$kind" "$option goes before the study: jobs/submit $option $kind ..." ;;
       -*) rs_bad_argument "$kind" "unknown option '$option'" ;;
       *) positional+=("$option"); shift; continue ;;
     esac
     if [ "$mode" != submit ]; then
-      case $option in --ranks | --metric | --no-collect | --)
+      case $option in --metric | --no-collect | --)
         rs_bad_argument "$kind" "$option is an option of jobs/submit; with sbatch, give the allocation as sbatch options" ;;
       esac
+      # A scaling job needs the list its array task ids index; a run or a sweep point takes --ntasks.
+      if [ "$option" = --ranks ] && [ "$kind" != strong-scaling ] && [ "$kind" != weak-scaling ]; then
+        rs_bad_argument "$kind" "--ranks is an option of jobs/submit for $kind; with sbatch, give --ntasks=N to sbatch"
+      fi
     fi
     case $option in
       --set)
@@ -161,7 +170,7 @@ rs_parse_arguments() {
   if [ "$kind" = weak-scaling ] && [ ${#RS_PER_RANK[@]} -eq 0 ]; then
     rs_bad_argument "$kind" "missing --per-rank KEY=COUNT: what grows with the rank count"
   fi
-  if [ "$mode" = submit ] && [ -z "$RS_RANKS" ] && { [ "$kind" = strong-scaling ] || [ "$kind" = weak-scaling ]; }; then
+  if [ -z "$RS_RANKS" ] && { [ "$kind" = strong-scaling ] || [ "$kind" = weak-scaling ]; }; then
     rs_bad_argument "$kind" "missing --ranks N,N,...: the rank counts of the study"
   fi
   return 0

@@ -1,23 +1,38 @@
-# What a job script does once it runs: sourced by the *.sbatch scripts (bash), which source
-# arguments.sh and environment.sh through it.
+# The tasks of a study and how one runs: sourced by the *.sbatch scripts and by jobs/submit (which
+# plans the tasks to check them, prints them with --dry-run and runs them with --local). Sources
+# arguments.sh, environment.sh and sweep.sh.
 #
-#   rs_start_job STUDY           makes the job's results directory RS_JOB_DIR,
-#                                $RACKSCALE_RESULTS/JOBID (the array's id for an array task), and
-#                                records the study (run, strong-scaling, weak-scaling, sweep) in it
-#   rs_array_rank_count          the rank count of a scaling study's array task (its task id)
-#   rs_simulate NAME RANKS       runs rackscale on RANKS ranks with srun: the parsed RS_CONFIG,
-#                                RS_SETS and RS_PARTITION, then RS_RUN_SETS (this run's own
-#                                overrides: a sweep point, the sizes of a weak-scaling step). Writes
-#                                RS_JOB_DIR/NAME.h5 (results, docs/output.md), NAME.log (the
-#                                summary), NAME.json (its --json line) and NAME.overrides (RS_RUN_SETS,
-#                                one KEY=VALUE a line, read by jobs/collect). Returns rackscale's
-#                                exit code.
+# A study is a list of tasks numbered from 0: one for run, one per rank count of --ranks for the
+# scaling studies (task K runs the K-th count of the list, so the array's task ids stay 0..K-1
+# however large the rank counts: Slurm's MaxArraySize, 1001 by default, bounds the ids), one per
+# point for a sweep. The Slurm array task id is the task number.
+#
+#   rs_plan_task KIND TASK RANKS  sets RS_TASK_NAME (ranks-N, point-K, run), RS_TASK_RANKS and
+#                                 RS_RUN_SETS (the task's own overrides: a sweep point, the sizes of
+#                                 a weak-scaling step) from the parsed arguments. RANKS is what the
+#                                 task has: the ranks of a run or sweep point, the allocation a
+#                                 scaling task must fit in (Slurm: SLURM_NTASKS). A sweep needs
+#                                 rs_sweep_read first.
+#   rs_task_count KIND            the number of tasks
+#   rs_start_study DIR KIND       makes the study's results directory RS_JOB_DIR=DIR and records
+#                                 the study (run, strong-scaling, weak-scaling, sweep) in it
+#   rs_run_task KIND TASK RANKS   plans the task and runs it (rs_simulate); returns rackscale's
+#                                 exit code
+#   rs_simulate NAME RANKS        runs rackscale on RANKS ranks with RS_LAUNCHER (srun or mpirun):
+#                                 the parsed RS_CONFIG, RS_SETS and RS_PARTITION, then RS_RUN_SETS.
+#                                 Writes RS_JOB_DIR/NAME.h5 (results, docs/output.md), NAME.log (the
+#                                 summary), NAME.json (its --json line) and NAME.overrides
+#                                 (RS_RUN_SETS, one KEY=VALUE a line, read by jobs/collect)
+#   rs_job_main KIND ARGS...      what a job script does: checks ARGS, finds the environment, runs
+#                                 its array task (or the run) under Slurm
 
 rs_lib_dir=$(dirname "${BASH_SOURCE[0]}")
 # shellcheck source=arguments.sh
 . "$rs_lib_dir/arguments.sh"
 # shellcheck source=environment.sh
 . "$rs_lib_dir/environment.sh"
+# shellcheck source=sweep.sh
+. "$rs_lib_dir/sweep.sh"
 
 RS_RUN_SETS=()
 
@@ -28,36 +43,74 @@ rs_write_atomically() {
   cat >"$file.tmp-$$" && mv -f "$file.tmp-$$" "$file"
 }
 
-rs_start_job() {
-  [ -n "${SLURM_JOB_ID:-}" ] || rs_bad_input "this is a Slurm batch script: submit it with jobs/submit (or sbatch), see docs/hpc.md"
-  rs_setup_environment
-  RS_JOB_DIR=$RACKSCALE_RESULTS/${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}
-  mkdir -p "$RS_JOB_DIR"
-  echo "$1" | rs_write_atomically "$RS_JOB_DIR/study"
+rs_task_count() {
+  case $1 in
+    run) echo 1 ;;
+    # Arithmetic drops the spaces that BSD's wc (macOS) puts before the count.
+    strong-scaling | weak-scaling) echo $(($(tr ',' '\n' <<<"$RS_RANKS" | wc -l))) ;;
+    sweep) rs_sweep_size ;;
+  esac
 }
 
-# The rank count of a scaling study's array task: its task id, which must fit the allocation.
-rs_array_rank_count() {
-  local ranks=${SLURM_ARRAY_TASK_ID:-}
-  [ -n "$ranks" ] || rs_bad_input "expected a job array whose task ids are the rank counts, such as --array=1,2,4 (jobs/submit sets it), found no array task id"
-  [ "$ranks" -le "${SLURM_NTASKS:-0}" ] ||
-    rs_bad_input "array task $ranks needs $ranks ranks but the job has ${SLURM_NTASKS:-no} tasks: --ntasks must be the largest rank count"
-  echo "$ranks"
+rs_plan_task() {
+  local kind=$1 task=$2 ranks=$3 count
+  count=$(rs_task_count "$kind")
+  rs_is_count "$task" || [ "$task" = 0 ] || rs_bad_input "task '$task': expected a task number from 0"
+  [ "$task" -lt "$count" ] || case $kind in
+    sweep) rs_bad_input "array task $task: $RS_SWEEP has only $count points (tasks 0-$((count - 1)))" ;;
+    *) rs_bad_input "array task $task: --ranks $RS_RANKS has $count rank counts (tasks 0-$((count - 1)))" ;;
+  esac
+  RS_RUN_SETS=()
+  case $kind in
+    run) RS_TASK_NAME=run RS_TASK_RANKS=$ranks ;;
+    strong-scaling | weak-scaling)
+      RS_TASK_RANKS=$(tr ',' '\n' <<<"$RS_RANKS" | sed -n "$((task + 1))p")
+      RS_TASK_NAME=ranks-$RS_TASK_RANKS
+      [ "$RS_TASK_RANKS" -le "$ranks" ] ||
+        rs_bad_input "array task $task runs $RS_TASK_RANKS ranks but the job has $ranks tasks: --ntasks must be the largest rank count"
+      [ "$kind" = strong-scaling ] || mapfile -t RS_RUN_SETS < <(rs_per_rank_sets "$RS_TASK_RANKS")
+      ;;
+    sweep)
+      RS_TASK_NAME=point-$task RS_TASK_RANKS=$ranks
+      rs_sweep_point "$task"
+      RS_RUN_SETS=("${RS_POINT_SETS[@]}")
+      ;;
+  esac
+}
+
+rs_start_study() {
+  RS_JOB_DIR=$1
+  mkdir -p "$RS_JOB_DIR"
+  echo "$2" | rs_write_atomically "$RS_JOB_DIR/study"
+}
+
+rs_run_task() {
+  local kind=$1
+  rs_plan_task "$@"
+  [ "$kind" != sweep ] || rs_write_atomically "$RS_JOB_DIR/sweep.txt" <"$RS_SWEEP"
+  rs_simulate "$RS_TASK_NAME" "$RS_TASK_RANKS"
 }
 
 rs_simulate() {
   local name=$1 ranks=$2 base=$RS_JOB_DIR/$1 set code
-  local -a command=("$RACKSCALE" run "$RS_CONFIG")
+  local -a command=("$RACKSCALE" run "$RS_CONFIG") launch
   for set in "${RS_SETS[@]}" "${RS_RUN_SETS[@]}"; do command+=(--set "$set"); done
   [ -z "$RS_PARTITION" ] || command+=(--partition "$RS_PARTITION")
   command+=(--output "$base.h5" --json)
   # A requeued job (node failure, preemption) redoes its own runs: only then may it replace a file.
   [ "${SLURM_RESTART_COUNT:-0}" -eq 0 ] || command+=(--force)
   printf '%s\n' "${RS_RUN_SETS[@]}" | sed '/^$/d' | rs_write_atomically "$base.overrides"
-  # PMIx is how Open MPI's ranks find each other under srun; RACKSCALE_MPI=pmi2 for an MPI that
-  # wants PMI-2 instead (`srun --mpi=list` shows what the site's Slurm offers).
-  local -a launch=(srun --mpi="${RACKSCALE_MPI:-pmix}" --ntasks="$ranks")
-  echo "rackscale job ${SLURM_JOB_ID}: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname): ${launch[*]} ${command[*]}"
+  if [ "$RS_LAUNCHER" = srun ]; then
+    # PMIx is how Open MPI's ranks find each other under srun; RACKSCALE_MPI=pmi2 for an MPI that
+    # wants PMI-2 instead (`srun --mpi=list` shows what the site's Slurm offers).
+    launch=(srun --mpi="${RACKSCALE_MPI:-pmix}" --ntasks="$ranks")
+  else
+    # mpirun finds a Slurm allocation by itself and starts its own daemons in it. RACKSCALE_MPIRUN
+    # may add options ("mpirun --oversubscribe") or name another launcher (mpiexec).
+    read -r -a launch <<<"${RACKSCALE_MPIRUN:-mpirun}"
+    launch+=(-np "$ranks")
+  fi
+  echo "rackscale ${SLURM_JOB_ID:+job $SLURM_JOB_ID }$name: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname): ${launch[*]} ${command[*]}"
   set +e
   "${launch[@]}" "${command[@]}" | tee "$base.log"
   code=${PIPESTATUS[0]}
@@ -65,7 +118,25 @@ rs_simulate() {
   if [ "$code" -eq 0 ]; then
     tail -n 1 "$base.log" | rs_write_atomically "$base.json"
   else
-    echo "rackscale job ${SLURM_JOB_ID}: rackscale exited with $code (2: bad input, 3: the job does not fit, 1: internal error)" >&2
+    echo "rackscale: $name: rackscale exited with $code (2: bad input, 3: the job does not fit, 1: internal error)" >&2
   fi
   return "$code"
+}
+
+rs_job_main() {
+  local kind=$1 task=0
+  shift
+  rs_parse_arguments job "$kind" "$@"
+  [ -n "${SLURM_JOB_ID:-}" ] || rs_bad_input "this is a Slurm batch script: submit it with jobs/submit (or sbatch), see docs/hpc.md"
+  if [ "$kind" != run ]; then
+    task=${SLURM_ARRAY_TASK_ID:-}
+    [ -n "$task" ] || rs_bad_input "expected a job array whose task ids number the study's runs from 0, such as --array=0-3 (jobs/submit sets it), found no array task id"
+  fi
+  [ "$kind" != sweep ] || rs_sweep_read "$RS_SWEEP"
+  rs_setup_environment
+  RS_LAUNCHER=$RACKSCALE_LAUNCHER
+  # Checked before anything is written, so a wrong task leaves no files behind.
+  rs_plan_task "$kind" "$task" "${SLURM_NTASKS:-1}"
+  rs_start_study "$RACKSCALE_RESULTS/${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}" "$kind"
+  rs_run_task "$kind" "$task" "${SLURM_NTASKS:-1}"
 }

@@ -18,6 +18,7 @@
 #include "app/version.hpp"
 #include "io/collective_results.hpp"
 #include "io/collective_summary.hpp"
+#include "models/collectives/bench_sizes.hpp"
 #include "models/collectives/collective_bench_device.hpp"
 #include "models/collectives/collective_plan.hpp"
 #include "models/collectives/cost_model.hpp"
@@ -54,13 +55,17 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
   if (n > total_devices || n == 0)
     throw std::invalid_argument(fmt::format("workload.devices: expected 1 to {} (the cluster's devices), found {}",
                                             total_devices, n));
-  if (bench.min_bytes == 0 || bench.max_bytes < bench.min_bytes)
-    throw std::invalid_argument(fmt::format("workload.max_bytes: expected max_bytes ({}) >= min_bytes ({}) > 0",
-                                            bench.max_bytes, bench.min_bytes));
+  // The loader checked the sweep (and bounded its length); a Scenario built in code is checked here.
+  const std::vector<std::uint64_t> sizes =
+      coll::sweep_sizes(bench.min_bytes, bench.max_bytes, bench.step_factor, bench.step_bytes, coll::kMaxSweepSizes);
+  if (models::accelerator::has_root(bench.op) && bench.root >= n)
+    throw std::invalid_argument(fmt::format("workload.root: expected a rank below {} (the devices taking part), found {}",
+                                            n, bench.root));
 
   coll::CollectiveCall call;
   call.kind = bench.op;
   call.algorithm = bench.algorithm;
+  call.root = models::accelerator::has_root(bench.op) ? bench.root : 0;
   call.members.resize(n);
   std::iota(call.members.begin(), call.members.end(), 0u);
   call.key = 1;
@@ -87,7 +92,9 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
   const coll::FabricFigures figures = coll::fabric_figures(scenario.cluster, layout);
   coll::CollectiveOptions collective_options;
   const auto run_start = std::chrono::steady_clock::now();
-  for (std::uint64_t bytes = bench.min_bytes; bytes <= bench.max_bytes; bytes *= 2) {
+  for (const std::uint64_t size : sizes) {
+    const coll::BenchBuffer buffer = coll::bench_buffer(bench.op, size, bench.data_type, n);
+    const std::uint64_t bytes = buffer.bytes;
     call.bytes = bytes;
     const auto size_start = std::chrono::steady_clock::now();
     // A fresh engine per size, as nccl-tests times each size on its own.
@@ -104,6 +111,7 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
 
     coll::CollectivePoint point;
     point.bytes = bytes;
+    point.count = buffer.count;
     const pdes::SimTime first = pdes::min_over_ranks(comm, stats.first_start);
     const pdes::SimTime last = pdes::max_over_ranks(comm, stats.last_end);
     const std::uint64_t completed =
@@ -117,10 +125,11 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
     const coll::CallPlan plan = coll::plan_call(scenario.cluster, call, {});
     point.channels = plan.channels;
     point.pieces = plan.pieces;
-    // NCCL's model covers its ring, tree and NVLS; its all-to-all is grouped point-to-point, not modelled.
+    // NCCL's model covers its ring (broadcast and reduce: their chain), tree and NVLS; its all-to-all,
+    // gather, scatter and sendrecv are grouped point-to-point, which it does not model.
     const bool nccl_algorithm =
         point.algorithm == Algorithm::ring || point.algorithm == Algorithm::tree || point.algorithm == Algorithm::nvls;
-    if (nccl_algorithm && bench.op != CollectiveKind::all_to_all)
+    if (nccl_algorithm && !models::accelerator::is_point_to_point(bench.op) && bytes > 0)
       point.predicted_seconds = coll::predict(bench.op, point.algorithm, bytes, figures).seconds;
     if (point.time > 0) {
       point.algbw = static_cast<double>(bytes) / pdes::to_seconds(point.time);
@@ -133,7 +142,6 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
     point.wall_seconds =
         max_over_ranks(comm, std::chrono::duration<double>(std::chrono::steady_clock::now() - size_start).count());
     report.results.push_back(point);
-    if (bytes > bench.max_bytes / 2) break;  // the next doubling would pass max_bytes (or overflow)
   }
   report.run_seconds =
       max_over_ranks(comm, std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count());

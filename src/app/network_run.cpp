@@ -130,12 +130,12 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
   report.makespan = pdes::max_over_ranks(comm, stats.last_delivery);
   report.completion_min = pdes::min_over_ranks(comm, h.count() ? h.min() : pdes::kNever);
   report.completion_max = pdes::max_over_ranks(comm, h.max());
-  const std::uint64_t completion_sum = sum(comm, h.sum());
+  report.completion_sum = sum(comm, h.sum());
   std::vector<std::uint64_t> buckets(h.counts().size(), 0);
   pdes::reduce_to_all(comm, h.counts(), buckets, pdes::Reduction::sum);
   report.injection_bandwidth = boost::mpi::all_reduce(comm, injection_bandwidth(topology, engine, plan), std::plus<double>());
   if (report.messages_delivered > 0) {
-    report.completion_mean = static_cast<double>(completion_sum) / static_cast<double>(report.messages_delivered);
+    report.completion_mean = static_cast<double>(report.completion_sum) / static_cast<double>(report.messages_delivered);
     if (report.makespan > 0)
       report.aggregate_throughput = static_cast<double>(report.bytes_delivered) / pdes::to_seconds(report.makespan);
     if (report.injection_bandwidth > 0) report.line_rate_fraction = report.aggregate_throughput / report.injection_bandwidth;

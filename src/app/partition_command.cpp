@@ -1,6 +1,5 @@
 #include "app/partition_command.hpp"
 
-#include <iterator>
 #include <iostream>
 #include <stdexcept>
 
@@ -25,17 +24,7 @@ namespace {
 
 constexpr const char* kPrefix = "rackscale partition: ";
 
-// 2.74e15 -> "2.74 PB/s": cut bandwidths of large clusters run into petabytes per second, beyond
-// io::si_scaled's largest prefix.
-std::string bandwidth(double bytes_per_second) {
-  static constexpr const char* prefixes[] = {"", "k", "M", "G", "T", "P", "E"};
-  std::size_t i = 0;
-  while (bytes_per_second >= 1000.0 && i + 1 < std::size(prefixes)) {
-    bytes_per_second /= 1000.0;
-    ++i;
-  }
-  return fmt::format("{:.3g} {}B/s", bytes_per_second, prefixes[i]);
-}
+std::string bandwidth(double bytes_per_second) { return io::with_prefix(bytes_per_second, io::Prefixes::si, "B/s"); }
 
 }  // namespace
 
@@ -102,10 +91,10 @@ int PartitionCommand::run() const {
   }
   std::cout << per_rank.render() << '\n';
   io::TextTable summary({"figure", "value"}, {A::left, A::right});
-  summary.add_row({"imbalance (max / mean LPs)", fmt::format("{:.3f}", report.imbalance)});
+  summary.add_row({"imbalance (max / mean LPs)", io::significant(report.imbalance)});
   summary.add_row({"cross-rank cables", io::with_commas(report.cross_rank_cables)});
   summary.add_row({"cut bandwidth (one direction)", bandwidth(report.cut_bandwidth)});
-  summary.add_row({"lookahead", pdes::format_time(report.lookahead)});
+  summary.add_row({"lookahead", io::format_picoseconds(report.lookahead)});
   std::cout << summary.render();
   if (static_cast<std::size_t>(ranks_) > topology.racks.size())
     std::cout << fmt::format("note: {} ranks but only {} racks: {} ranks get nothing to simulate\n", ranks_,
@@ -124,7 +113,7 @@ int PartitionCommand::run() const {
     j["method"] = method;
     j["imbalance"] = report.imbalance;
     j["cross_rank_cables"] = report.cross_rank_cables;
-    j["cut_bandwidth_bytes_per_s"] = report.cut_bandwidth;
+    j["cut_bandwidth_Bps"] = report.cut_bandwidth;
     // null when nothing crosses ranks (one rank): there is no lookahead to speak of.
     j["lookahead_ps"] = report.lookahead == pdes::kNever ? nlohmann::ordered_json(nullptr)
                                                          : nlohmann::ordered_json(report.lookahead);
@@ -137,7 +126,7 @@ int PartitionCommand::run() const {
                        {"devices", load.devices},
                        {"switches", load.switches},
                        {"cut_cables", load.cut_cables},
-                       {"cut_bandwidth_bytes_per_s", load.cut_bandwidth}});
+                       {"cut_bandwidth_Bps", load.cut_bandwidth}});
     }
     j["per_rank"] = std::move(ranks);
     std::cout << j.dump() << '\n';

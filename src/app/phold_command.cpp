@@ -86,8 +86,8 @@ int PholdCommand::execute(const boost::mpi::communicator& comm) {
   using A = io::TextTable::Align;
   io::TextTable summary({"figure", "value"}, {A::left, A::right});
   summary.add_row({"events processed", io::with_commas(result.events)});
-  summary.add_row({"event loop wall time", fmt::format("{:.4f} s", total.wall_seconds)});
-  summary.add_row({"events/s", io::si_scaled(total.events_per_second())});
+  summary.add_row({"event loop wall time", io::format_seconds(total.wall_seconds)});
+  summary.add_row({"events/s", io::with_prefix(total.events_per_second(), io::Prefixes::counts, "")});
   summary.add_row({"windows", io::with_commas(total.windows)});
   summary.add_row({"cross-rank events", io::with_commas(total.remote_sent)});
   summary.add_row({"checksum", fmt::format("{:016x}", result.checksum)});
@@ -96,16 +96,17 @@ int PholdCommand::execute(const boost::mpi::communicator& comm) {
   if (json_) {
     nlohmann::ordered_json j = io::engine_json(result.engine);
     j["checksum"] = fmt::format("{:016x}", result.checksum);
-    j["lps"] = m.lps;
-    j["remote"] = m.remote;
-    j["lookahead_ns"] = pdes::to_nanoseconds(m.lookahead);
-    j["mean_ns"] = pdes::to_nanoseconds(m.mean);
-    j["start_events"] = m.start_events;
-    j["end_ns"] = pdes::to_nanoseconds(run.end);
-    j["seed"] = run.seed;
     j["queue"] = result.queue;
     j["sync"] = result.sync;
-    j["placement"] = run.placement;
+    // The model's parameters, apart from the engine's figures (its lookahead_ps is the one between ranks).
+    j["parameters"] = {{"lps", m.lps},
+                       {"remote", m.remote},
+                       {"lookahead_ps", m.lookahead},
+                       {"mean_ps", m.mean},
+                       {"start_events", m.start_events},
+                       {"end_ps", run.end == pdes::kNever ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(run.end)},
+                       {"seed", run.seed},
+                       {"placement", run.placement}};
     std::cout << j.dump() << '\n';
   }
   return kExitOk;

@@ -119,7 +119,6 @@ void meter_energy(const boost::mpi::communicator& comm, const pdes::Engine& engi
   measures.tokens_per_iteration = report.tokens_per_iteration;
   measures.devices = report.devices;
   measures.it_joules_per_iteration = e;
-  report.token_budget = settings.inputs.token_budget;
   report.tco = models::tco::compute_tco(settings, models::tco::inventory_of(topology, scenario.cluster, levels),
                                         measures, scenario.cluster.accelerator.name);
 }
@@ -178,6 +177,9 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   report.racks = topology.racks.size();
   report.partition = net::partition_report(topology, method, rack_rank, comm.size());
   report.layout = describe_layout(plan.layout);
+  const wl::TrainingLayout& l = plan.layout;
+  report.sizes = {l.tensor(), l.pipeline(), l.data(), l.context(), l.expert(), l.virtual_stages(), l.micro_batches(),
+                  l.devices_per_role()};
   report.iterations = spec.iterations;
   report.tokens_per_iteration = plan.layout.tokens_per_iteration();
   report.model_flops = plan.model_flops;

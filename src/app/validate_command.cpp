@@ -10,6 +10,7 @@
 #include "app/scenario_errors.hpp"
 #include "io/config/config_error.hpp"
 #include "io/config/scenario_loader.hpp"
+#include "io/scenario_header.hpp"
 #include "io/text_table.hpp"
 #include "models/network/build_topology.hpp"
 
@@ -63,8 +64,8 @@ int ValidateCommand::execute(const boost::mpi::communicator& comm) {
   const auto line = [](std::string_view label, const std::string& value) {
     std::cout << fmt::format("  {:<10}{}\n", label, value);
   };
-  std::cout << scenario.name << (scenario.description.empty() ? "" : ": " + scenario.description) << '\n';
-  line("config", scenario.source_file);
+  std::cout << io::scenario_header(scenario, fmt::format("{} devices of {}", io::with_commas(topology.device_count()),
+                                                          cluster.accelerator.name));
   line("devices", fmt::format("{} ({} nodes x {} {})", io::with_commas(topology.device_count()),
                               io::with_commas(cluster.nodes), cluster.devices_per_node, cluster.accelerator.name));
   line("racks", fmt::format("{} ({} compute, {} network)", io::with_commas(topology.racks.size()),

@@ -1,5 +1,6 @@
 #include "io/energy_summary.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -14,92 +15,12 @@ using A = TextTable::Align;
 
 namespace {
 
-// "5.66 kJ", "190 J": si_scaled's prefix, or a plain space, before the unit.
-std::string with_unit(double value, const char* unit) {
-  const std::string scaled = si_scaled(value);
-  return fmt::format("{}{}{}", scaled, scaled.back() >= '0' && scaled.back() <= '9' ? " " : "", unit);
-}
-std::string joules(double j) { return with_unit(j, "J"); }
-std::string kwh(double kwh) { return with_unit(kwh * 1e3, "Wh"); }
-std::string watts(double w) { return with_unit(w, "W"); }
-std::string usd(double x) { return fmt::format("${}", si_scaled(x)); }
-std::string carbon(double kg) {
-  if (std::isnan(kg)) return "-";
-  if (std::abs(kg) >= 1000) return fmt::format("{:.3g} t", kg / 1000);
-  return std::abs(kg) >= 1 || kg == 0 ? fmt::format("{:.3g} kg", kg) : fmt::format("{:.3g} g", kg * 1000);
-}
-std::string share(double part, double whole) { return whole > 0 ? fmt::format("{:.1f} %", 100 * part / whole) : "-"; }
-std::string duration(double s) {
-  if (s < 120) return fmt::format("{:.3g} s", s);
-  if (s < 7200) return fmt::format("{:.3g} min", s / 60);
-  if (s < 3 * 86400) return fmt::format("{:.3g} h", s / 3600);
-  return fmt::format("{:.3g} days", s / 86400);
-}
+std::string joules(double j) { return with_prefix(j, Prefixes::si, "J"); }
+std::string watts(double w) { return with_prefix(w, Prefixes::si, "W"); }
+std::string kwh(double kwh) { return with_prefix(kwh * 1e3, Prefixes::si, "Wh"); }
+std::string share(double part, double whole) { return whole > 0 ? format_percent(part / whole) : "-"; }
 
-// The scopes shown side by side: per iteration, per million tokens, and the whole run.
-struct Scope {
-  std::string heading;
-  const tco::Totals* totals;
-};
-
-nlohmann::ordered_json totals_json(const tco::Totals& t) {
-  const auto number = [](double x) { return std::isnan(x) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(x); };
-  return {{"seconds", t.seconds},
-          {"device_hours", t.device_hours},
-          {"tokens", t.tokens},
-          {"it_energy_kwh", t.it_energy_kwh},
-          {"facility_energy_kwh", t.facility_energy_kwh},
-          {"capex_amortized_usd", t.capex_amortized_usd},
-          {"energy_usd", t.energy_usd},
-          {"maintenance_usd", t.maintenance_usd},
-          {"opex_usd", t.opex_usd},
-          {"cost_usd", t.cost_usd},
-          {"operational_kgco2e", t.operational_kgco2e},
-          {"embodied_llmcarbon_kgco2e", number(t.embodied_llmcarbon_kgco2e)},
-          {"embodied_act_kgco2e", number(t.embodied_act_kgco2e)},
-          {"embodied_kgco2e", t.embodied_kgco2e},
-          {"carbon_kgco2e", t.carbon_kgco2e},
-          {"cloud_equivalent_usd", t.cloud_equivalent_usd}};
-}
-
-nlohmann::ordered_json tco_json(const tco::TcoReport& r) {
-  const auto number = [](double x) { return std::isnan(x) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(x); };
-  nlohmann::ordered_json breakdown = nlohmann::ordered_json::array();
-  for (const auto& row : r.breakdown)
-    breakdown.push_back({{"item", row.item}, {"cost_usd", row.cost_usd}, {"carbon_kgco2e", row.carbon_kgco2e}});
-  return {{"iterations", r.iterations},
-          {"capex_usd",
-           {{"accelerators", r.accelerators_capex_usd},
-            {"hosts", r.hosts_capex_usd},
-            {"network", r.network_capex_usd},
-            {"facility", r.facility_capex_usd},
-            {"hardware", r.hardware_capex_usd},
-            {"total", r.capex_usd}}},
-          {"provisioned_it_kw", r.provisioned_it_kw},
-          {"mean_it_power_kw", r.mean_it_power_kw},
-          {"hardware_value_lost", r.hardware_value_lost},
-          {"facility_value_lost", r.facility_value_lost},
-          {"amortized_capex_usd_per_hour", r.amortized_capex_usd_per_hour},
-          {"opex_usd_per_hour", r.opex_usd_per_hour},
-          {"cost_usd_per_hour", r.cost_usd_per_hour},
-          {"embodied_per_unit_kgco2e",
-           {{"accelerator_die_llmcarbon", number(r.accelerator_die_llmcarbon_kg)},
-            {"accelerator_die_act", number(r.accelerator_die_act_kg)},
-            {"accelerator_memory", r.accelerator_memory_kg},
-            {"host_llmcarbon", number(r.host_llmcarbon_kg)},
-            {"host_act", number(r.host_act_kg)}}},
-          {"embodied_share", r.embodied_share},
-          {"per_iteration", totals_json(r.per_iteration)},
-          {"per_million_tokens", totals_json(r.per_million_tokens)},
-          {"whole_run", totals_json(r.whole_run)},
-          {"breakdown", breakdown},
-          {"notes", r.notes}};
-}
-
-}  // namespace
-
-std::string energy_summary(const wl::TrainingReport& r) {
-  std::string out;
+std::string energy_table(const wl::TrainingReport& r) {
   const auto& e = r.energy_per_iteration_joules;
   TextTable energy({"IT energy per iteration", "energy", "mean power", "share"}, {A::left, A::right, A::right, A::right});
   const double iteration_s = pdes::to_seconds(r.iteration_time);
@@ -111,19 +32,36 @@ std::string energy_summary(const wl::TrainingReport& r) {
   row("NICs", e.nics);
   row("switches", e.switches);
   row("total (IT)", e.total());
-  out += energy.render();
+  std::string out = energy.render();
   if (r.iterations > 1)
-    out += fmt::format("(mean power over the {} simulated iterations, {} in all, over the last iteration's time)\n",
-                       r.iterations, joules(r.energy.total().joules()));
-  out += "\n";
-  if (!r.tco) return out;
-  const tco::TcoReport& t = *r.tco;
+    out += fmt::format("Energy per iteration is the mean power over the {} simulated iterations ({} in {}) times the "
+                       "last iteration's time ({}), so the first iteration's warm-up is spread over all of them.\n",
+                       r.iterations, joules(r.energy.total().joules()), format_picoseconds(r.simulated_time),
+                       format_picoseconds(r.iteration_time));
+  return out;
+}
 
-  std::vector<Scope> scopes{{"per iteration", &t.per_iteration}};
-  if (t.per_million_tokens.tokens > 0) scopes.push_back({"per million tokens", &t.per_million_tokens});
-  scopes.push_back({r.token_budget > 0 ? fmt::format("whole run ({} tokens)", si_scaled(static_cast<double>(r.token_budget)))
-                                       : fmt::format("simulated ({} iterations)", t.iterations),
-                    &t.whole_run});
+// The scopes side by side: per iteration, per million tokens, and the whole run. Carbon is shown in one
+// unit per scope, chosen from the scope's largest figure.
+struct Scope {
+  std::string heading;
+  const tco::Totals* totals;
+  Unit carbon;
+};
+
+std::string scope_table(const tco::TcoReport& t) {
+  std::vector<Scope> scopes;
+  const auto add_scope = [&](std::string heading, const tco::Totals& totals) {
+    const double largest = std::max({totals.carbon_kgco2e, totals.operational_kgco2e, totals.embodied_kgco2e});
+    scopes.push_back({std::move(heading), &totals, carbon_unit(largest)});
+  };
+  add_scope("per iteration", t.per_iteration);
+  if (t.per_million_tokens.tokens > 0) add_scope("per million tokens", t.per_million_tokens);
+  add_scope(t.token_budget > 0
+                ? fmt::format("whole run ({})", with_prefix(static_cast<double>(t.token_budget), Prefixes::counts, "tokens"))
+                : fmt::format("simulated ({} iterations)", with_commas(t.iterations)),
+            t.whole_run);
+
   std::vector<std::string> headings{"cost and carbon"};
   std::vector<A> align{A::left};
   for (const auto& s : scopes) {
@@ -131,63 +69,63 @@ std::string energy_summary(const wl::TrainingReport& r) {
     align.push_back(A::right);
   }
   TextTable costs(headings, align);
-  const auto add = [&](const char* name, auto format, double tco::Totals::*field) {
+  const auto add = [&](const char* name, auto format) {
     std::vector<std::string> cells{name};
-    for (const auto& s : scopes) cells.push_back(format(s.totals->*field));
+    for (const auto& s : scopes) cells.push_back(format(s));
     costs.add_row(std::move(cells));
   };
-  add("time", duration, &tco::Totals::seconds);
-  add("device-hours", [](double x) { return si_scaled(x); }, &tco::Totals::device_hours);
-  add("IT energy", kwh, &tco::Totals::it_energy_kwh);
-  add("facility energy (x PUE)", kwh, &tco::Totals::facility_energy_kwh);
-  add("capex, amortized", usd, &tco::Totals::capex_amortized_usd);
-  add("electricity", usd, &tco::Totals::energy_usd);
-  add("maintenance", usd, &tco::Totals::maintenance_usd);
-  add("cost", usd, &tco::Totals::cost_usd);
-  add("cloud equivalent (comparison)", usd, &tco::Totals::cloud_equivalent_usd);
-  add("carbon, operational", carbon, &tco::Totals::operational_kgco2e);
-  add("carbon, embodied", carbon, &tco::Totals::embodied_kgco2e);
-  add("carbon, total (CO2e)", carbon, &tco::Totals::carbon_kgco2e);
-  out += costs.render();
-  out += fmt::format("capex {} (accelerators {}, hosts {}, network {}, facility {} for {} provisioned); "
-                     "{:.3g} % of the hardware's value used\n\n",
-                     usd(t.capex_usd), usd(t.accelerators_capex_usd), usd(t.hosts_capex_usd), usd(t.network_capex_usd),
-                     usd(t.facility_capex_usd), watts(t.provisioned_it_kw * 1e3), 100 * t.hardware_value_lost);
+  const auto money = [](double tco::Totals::*field) { return [field](const Scope& s) { return format_usd(s.totals->*field); }; };
+  const auto carbon = [&](double tco::Totals::*field, bool counted) {
+    return [field, counted](const Scope& s) {
+      return format_carbon(counted ? std::optional<double>(s.totals->*field) : std::nullopt, s.carbon);
+    };
+  };
+  add("time", [](const Scope& s) { return format_seconds(s.totals->seconds); });
+  add("device-hours", [](const Scope& s) { return significant(s.totals->device_hours); });
+  add("IT energy", [](const Scope& s) { return kwh(s.totals->it_energy_kwh); });
+  add("facility energy (x PUE)", [](const Scope& s) { return kwh(s.totals->facility_energy_kwh); });
+  add("capex, amortized", money(&tco::Totals::capex_amortized_usd));
+  add("electricity", money(&tco::Totals::energy_usd));
+  add("maintenance", money(&tco::Totals::maintenance_usd));
+  add("cost", money(&tco::Totals::cost_usd));
+  add("cloud equivalent (comparison)", money(&tco::Totals::cloud_equivalent_usd));
+  add("carbon, operational (CO2e)", carbon(&tco::Totals::operational_kgco2e, true));
+  add("carbon, embodied (CO2e)", carbon(&tco::Totals::embodied_kgco2e, t.embodied_counted));
+  add("carbon, total (CO2e)", carbon(&tco::Totals::carbon_kgco2e, true));
+  return costs.render();
+}
 
-  TextTable breakdown({r.token_budget > 0 ? "whole run by item" : "simulated iterations by item", "cost", "share",
+// The whole run by item; its carbon in one unit, chosen from the largest item.
+std::string breakdown_table(const tco::TcoReport& t) {
+  double largest = 0;
+  for (const auto& row : t.breakdown) largest = std::max(largest, std::abs(row.carbon_kgco2e.value_or(0)));
+  const Unit unit = carbon_unit(largest);
+  TextTable breakdown({t.token_budget > 0 ? "whole run by item" : "simulated iterations by item", "cost", "share",
                        "carbon (CO2e)", "share"},
                       {A::left, A::right, A::right, A::right, A::right});
-  for (const auto& row_ : t.breakdown)
-    breakdown.add_row({row_.item, usd(row_.cost_usd), share(row_.cost_usd, t.whole_run.cost_usd),
-                       carbon(row_.carbon_kgco2e), share(row_.carbon_kgco2e, t.whole_run.carbon_kgco2e)});
-  out += breakdown.render();
+  for (const auto& row : t.breakdown)
+    breakdown.add_row({row.item, format_usd(row.cost_usd), share(row.cost_usd, t.whole_run.cost_usd),
+                       format_carbon(row.carbon_kgco2e, unit),
+                       row.carbon_kgco2e ? share(*row.carbon_kgco2e, t.whole_run.carbon_kgco2e) : "-"});
+  return breakdown.render();
+}
+
+}  // namespace
+
+std::string energy_summary(const wl::TrainingReport& r) {
+  std::string out = energy_table(r) + "\n";
+  if (!r.tco) return out;
+  const tco::TcoReport& t = *r.tco;
+  out += scope_table(t);
+  out += fmt::format("capex {} (accelerators {}, hosts {}, network {}, facility {} for {} provisioned); the run uses "
+                     "{} of the hardware's value\n\n",
+                     format_usd(t.capex_usd), format_usd(t.accelerators_capex_usd), format_usd(t.hosts_capex_usd),
+                     format_usd(t.network_capex_usd), format_usd(t.facility_capex_usd),
+                     watts(t.provisioned_it_kw * 1e3), format_percent(t.hardware_value_lost));
+  out += breakdown_table(t);
   for (const auto& note : t.notes) out += fmt::format("note: {}\n", note);
   out += "\n";
   return out;
-}
-
-nlohmann::ordered_json energy_json(const wl::TrainingReport& r) {
-  const auto& x = r.energy;
-  const auto& e = r.energy_per_iteration_joules;
-  nlohmann::ordered_json limbs = nlohmann::ordered_json::array();
-  for (const auto limb : x.limbs()) limbs.push_back(limb);
-  return {{"simulated_time_ps", r.simulated_time},
-          {"energy_j",
-           {{"accelerators", x.accelerators.joules()},
-            {"hosts", x.hosts.joules()},
-            {"nics", x.nics.joules()},
-            {"switches", x.switches.joules()},
-            {"total", x.total().joules()}}},
-          {"energy_limbs", limbs},
-          {"mean_it_power_w", r.mean_it_watts},
-          {"energy_per_iteration_j",
-           {{"accelerators", e.accelerators},
-            {"hosts", e.hosts},
-            {"nics", e.nics},
-            {"switches", e.switches},
-            {"total", e.total()}}},
-          {"token_budget", r.token_budget},
-          {"tco", r.tco ? tco_json(*r.tco) : nlohmann::ordered_json(nullptr)}};
 }
 
 }  // namespace rackscale::io

@@ -1,5 +1,7 @@
 #include "io/engine_report.hpp"
 
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "io/text_table.hpp"
@@ -20,17 +22,30 @@ nlohmann::ordered_json rank_json(const pdes::EngineStats& s) {
 
 std::string engine_table(const pdes::EngineTotals& totals) {
   using A = TextTable::Align;
-  TextTable table({"rank", "LPs", "events", "sent remote", "received", "processing s", "sync s", "events/s", "peak MiB"},
+  TextTable table({"rank", "LPs", "events", "sent remote", "received remote", "processing", "sync", "events/s",
+                   "peak memory"},
                   {A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right, A::right});
+  // Processing and sync times in one unit, from the longest.
+  const Unit unit = time_unit(std::max(totals.total.process_seconds, totals.total.sync_seconds));
   const auto row = [&](const std::string& name, const pdes::EngineStats& s) {
     table.add_row({name, with_commas(s.lps), with_commas(s.events_processed), with_commas(s.remote_sent),
-                   with_commas(s.remote_received), fmt::format("{:.3f}", s.process_seconds),
-                   fmt::format("{:.3f}", s.sync_seconds), si_scaled(s.events_per_second()),
-                   fmt::format("{:.0f}", static_cast<double>(s.peak_memory_bytes) / (1024.0 * 1024.0))});
+                   with_commas(s.remote_received), in_unit(s.process_seconds, unit), in_unit(s.sync_seconds, unit),
+                   with_prefix(s.events_per_second(), Prefixes::counts, ""),
+                   format_bytes(static_cast<double>(s.peak_memory_bytes))});
   };
   for (const auto& s : totals.per_rank) row(std::to_string(s.rank), s);
   if (totals.per_rank.size() > 1) row("total", totals.total);
   return table.render();
+}
+
+std::string engine_line(const pdes::EngineTotals& totals, double setup_seconds) {
+  const auto& e = totals.total;
+  return fmt::format("engine: setup {}; {} events in {} ({} events/s), {} windows, {} cross-rank events; peak memory "
+                     "{} over {} rank(s)\n",
+                     format_seconds(setup_seconds), with_commas(e.events_processed), format_seconds(e.wall_seconds),
+                     with_prefix(e.events_per_second(), Prefixes::counts, ""), with_commas(e.windows),
+                     with_commas(e.remote_sent), format_bytes(static_cast<double>(e.peak_memory_bytes)),
+                     totals.per_rank.size());
 }
 
 nlohmann::ordered_json engine_json(const pdes::EngineTotals& totals) {

@@ -1,8 +1,8 @@
 #include "io/output_destination.hpp"
 
-#include <fcntl.h>
-#include <stdio.h>
-#include <unistd.h>
+#include <fcntl.h>  // AT_FDCWD
+#include <stdio.h>  // rename, and renameat2 on Linux
+#include <unistd.h>  // link, unlink, access
 
 #include <cerrno>
 #include <cstring>
@@ -42,11 +42,25 @@ std::string destination_problem(const std::string& path, bool overwrite, bool& e
   return {};
 }
 
-// File systems without RENAME_NOREPLACE (some network ones) fall back to a check and a rename.
 int rename_file(const std::string& from, const std::string& to, bool overwrite) {
   if (overwrite) return ::rename(from.c_str(), to.c_str());
+#if defined(__linux__) && defined(RENAME_NOREPLACE)
+  // One atomic step on Linux. File systems that do not offer it (some network ones) say EINVAL, a
+  // kernel older than 3.15 ENOSYS: those go the portable way.
   if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0) return 0;
   if (errno != EINVAL && errno != ENOSYS) return -1;
+#endif
+  return detail::move_without_replacing(from, to);
+}
+}  // namespace
+
+namespace detail {
+int move_without_replacing(const std::string& from, const std::string& to) {
+  // link() refuses an existing name atomically; the file then has both names until the unlink.
+  if (::link(from.c_str(), to.c_str()) == 0) return ::unlink(from.c_str());
+  if (errno != EPERM && errno != ENOTSUP && errno != EOPNOTSUPP && errno != ENOSYS) return -1;
+  // A file system without hard links (FAT, some FUSE and network ones): look, then rename. A file
+  // that appears in between is replaced, which only these file systems allow.
   std::error_code error;
   if (fs::exists(fs::symlink_status(to, error))) {
     errno = EEXIST;
@@ -54,7 +68,7 @@ int rename_file(const std::string& from, const std::string& to, bool overwrite) 
   }
   return ::rename(from.c_str(), to.c_str());
 }
-}  // namespace
+}  // namespace detail
 
 DestinationCheck check_destination(const boost::mpi::communicator& comm, const std::string& path, bool overwrite) {
   DestinationCheck check;

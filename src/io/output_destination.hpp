@@ -28,4 +28,12 @@ struct DestinationCheck {
 // file that appeared at `path` since the check. Returns "" or why it failed (naming the files).
 [[nodiscard]] std::string publish(const std::string& partial, const std::string& path, bool overwrite);
 
+namespace detail {
+// How publish() moves a file without replacing one where Linux's renameat2(RENAME_NOREPLACE) is
+// missing (macOS, other systems) or refused (file systems without it): link() then unlink(), and on a
+// file system without hard links a check then a rename. Returns 0, or -1 with errno (EEXIST: a file
+// is at `to`). Declared here so that the tests run it on Linux too.
+[[nodiscard]] int move_without_replacing(const std::string& from, const std::string& to);
+}  // namespace detail
+
 }  // namespace rackscale::io

@@ -45,6 +45,7 @@ void write_root_attributes(hdf5::File& file, const models::Scenario& scenario, c
   file.set_attribute("description", scenario.description);
   file.set_attribute("config", scenario.resolved_yaml);
   file.set_attribute("config_file", scenario.source_file);
+  file.set_attribute("overrides", std::span<const std::string>(scenario.overrides));
   file.set_attribute("topology", run.topology);
   file.set_attribute("network_fidelity", fidelity_name(scenario.network.fidelity));
   file.set_attribute("seed", scenario.simulation.seed);

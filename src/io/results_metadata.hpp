@@ -21,7 +21,8 @@ struct ProgramInfo {
 };
 
 // The format_version root attribute; raise it when a change would break readers.
-inline constexpr std::int64_t kResultsFormatVersion = 1;
+// 2: one name per figure in JSON and HDF5 (docs/output.md, "Conventions"); 1 before.
+inline constexpr std::int64_t kResultsFormatVersion = 2;
 
 // How the run went, as the root attributes state it; the same on every rank.
 struct RunMetadata {

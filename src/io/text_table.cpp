@@ -1,7 +1,6 @@
 #include "io/text_table.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -43,26 +42,6 @@ std::string TextTable::render() const {
   emit(rule);
   for (const auto& row : rows_) emit(row);
   return out;
-}
-
-std::string with_commas(unsigned long long value) {
-  const std::string digits = std::to_string(value);
-  std::string grouped;
-  for (std::size_t i = 0; i < digits.size(); ++i) {
-    if (i > 0 && (digits.size() - i) % 3 == 0) grouped += ',';
-    grouped += digits[i];
-  }
-  return grouped;
-}
-
-std::string si_scaled(double value) {
-  static constexpr const char* prefixes[] = {"", " k", " M", " G", " T"};
-  std::size_t i = 0;
-  while (std::abs(value) >= 1000.0 && i + 1 < std::size(prefixes)) {
-    value /= 1000.0;
-    ++i;
-  }
-  return fmt::format("{:.3g}{}", value, prefixes[i]);
 }
 
 }  // namespace rackscale::io

@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "io/number_format.hpp"
+
 namespace rackscale::io {
 
 class TextTable {
@@ -20,10 +22,5 @@ class TextTable {
   std::vector<Align> align_;
   std::vector<std::vector<std::string>> rows_;
 };
-
-// 1234567 -> "1,234,567".
-[[nodiscard]] std::string with_commas(unsigned long long value);
-// 10800000 -> "10.8 M"; for rates and large counts in summaries.
-[[nodiscard]] std::string si_scaled(double value);
 
 }  // namespace rackscale::io

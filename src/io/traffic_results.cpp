@@ -4,11 +4,11 @@
 #include <stdexcept>
 #include <vector>
 
-#include <boost/mpi/collectives/all_reduce.hpp>
 #include <fmt/format.h>
 
 #include "io/network_results.hpp"
 #include "io/results_columns.hpp"
+#include "io/traffic_figures.hpp"
 #include "models/network/device_lp.hpp"
 #include "models/statistics/log_histogram.hpp"
 #include "pdes/rank_reduce.hpp"
@@ -59,23 +59,10 @@ void write_traffic(Group& root, const traffic::TrafficRunState& run) {
   const auto& h = run.stats.completion;
   std::vector<std::uint64_t> buckets(h.counts().size(), 0);
   pdes::reduce_to_all(comm, h.counts(), buckets, pdes::Reduction::sum);
-  const std::uint64_t completion_sum = boost::mpi::all_reduce(comm, h.sum(), std::plus<std::uint64_t>());
 
   Group g = root.create_group("traffic");
   g.set_attribute("description", "the traffic workload's figures over the whole cluster");
-  g.set_attribute("messages_planned", r.messages_planned);
-  g.set_attribute("messages_delivered", r.messages_delivered);
-  g.set_attribute("bytes_delivered", r.bytes_delivered);
-  g.set_attribute("makespan_ps", r.makespan);
-  g.set_attribute("aggregate_throughput_Bps", r.aggregate_throughput);
-  g.set_attribute("injection_bandwidth_Bps", r.injection_bandwidth);
-  g.set_attribute("line_rate_fraction", r.line_rate_fraction);
-  g.set_attribute("completion_min_ps", r.completion_min);
-  g.set_attribute("completion_mean_ps", r.completion_mean);
-  g.set_attribute("completion_p50_ps", r.completion_p50);
-  g.set_attribute("completion_p99_ps", r.completion_p99);
-  g.set_attribute("completion_max_ps", r.completion_max);
-  g.set_attribute("completion_sum_ps", completion_sum);
+  write_figures(g, traffic_figures(r));
 
   // The histogram's non-empty buckets, written by rank 0 (every rank has the reduced counts).
   using Histogram = models::statistics::LogHistogram;

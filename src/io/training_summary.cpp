@@ -1,66 +1,73 @@
 #include "io/training_summary.hpp"
 
-#include <cmath>
+#include <algorithm>
 
 #include <fmt/format.h>
 
 #include "io/energy_summary.hpp"
 #include "io/engine_report.hpp"
 #include "io/partition_summary.hpp"
+#include "io/scenario_header.hpp"
+#include "io/tco_figures.hpp"
 #include "io/text_table.hpp"
-#include "io/traffic_summary.hpp"
+#include "io/training_figures.hpp"
 
 namespace rackscale::io {
 
 namespace wl = models::workload;
-using pdes::format_time;
+using A = TextTable::Align;
 
 namespace {
-std::string ms(double ps) { return fmt::format("{:.3f} ms", ps / 1e9); }
-std::string percent(double part, double whole) { return whole > 0 ? fmt::format("{:.1f} %", 100 * part / whole) : "-"; }
-std::string gib(std::uint64_t bytes) { return fmt::format("{:.1f}", static_cast<double>(bytes) / double(1ULL << 30)); }
 
-nlohmann::ordered_json breakdown_json(const wl::MeanBreakdown& b) {
-  return {{"forward", b.forward},
-          {"backward", b.backward},
-          {"recompute", b.recompute},
-          {"optimizer", b.optimizer},
-          {"other_compute", b.other_compute},
-          {"exposed_communication", b.exposed_communication},
-          {"pipeline_bubble", b.pipeline_bubble},
-          {"idle", b.idle}};
+std::string gib(std::uint64_t bytes) { return significant(static_cast<double>(bytes) / double(1ULL << 30)); }
+std::string share(double part, double whole) { return whole > 0 ? format_percent(part / whole) : "-"; }
+// Mean times are doubles of picoseconds.
+std::string time_in(double ps, Unit unit) { return in_unit(ps * 1e-12, unit); }
+
+// "TP 2 x PP 2 x DP 16", with CP and EP when there are any.
+std::string parallel_sizes(const wl::LayoutSizes& l) {
+  std::string out = fmt::format("TP {} x PP {} x DP {}", l.tensor, l.pipeline, l.data);
+  if (l.context > 1) out += fmt::format(" x CP {}", l.context);
+  if (l.expert > 1) out += fmt::format(", EP {}", l.expert);
+  return out;
 }
-}  // namespace
 
-std::string training_summary(const models::Scenario& s, const wl::TrainingReport& r) {
-  std::string out;
+std::string header(const models::Scenario& s, const wl::TrainingReport& r) {
   const auto& m = s.workload.training.model;
-  out += fmt::format("{}: {}\n", s.name, s.description);
-  out += fmt::format("model: {} ({:.1f} B parameters, {:.1f} B active), {} layers, hidden {}, sequence {}\n",
-                     m.name.empty() ? "transformer" : m.name, static_cast<double>(r.parameters) / 1e9,
-                     static_cast<double>(r.active_parameters) / 1e9, m.layers, m.hidden, m.sequence);
+  const std::string model = m.name.empty() ? "a transformer" : m.name;
+  std::string out = scenario_header(s, fmt::format("training {} on {} {}, {}", model, with_commas(r.devices),
+                                                   s.cluster.accelerator.name, parallel_sizes(r.sizes)));
+  out += fmt::format("model: {}, {} parameters ({} active), {} layers, hidden {}, sequence {}\n", model,
+                     with_prefix(static_cast<double>(r.parameters), Prefixes::counts, ""),
+                     with_prefix(static_cast<double>(r.active_parameters), Prefixes::counts, ""), m.layers, m.hidden,
+                     m.sequence);
   out += fmt::format("layout: {}\n", r.layout);
   out += fmt::format("cluster: {} devices of {}, {} switches, {} racks; {}\n", with_commas(r.devices),
                      s.cluster.accelerator.name, with_commas(r.switches), with_commas(r.racks), r.topology);
-  out += fmt::format("partition: {} over {} rank(s), lookahead {}\n", r.partition.method, r.partition.ranks,
-                     format_time(r.partition.lookahead));
-  out += "\n";
+  out += fmt::format("partition: {} over {} rank(s), lookahead {}\n\n", r.partition.method, r.partition.ranks,
+                     format_picoseconds(r.partition.lookahead));
+  return out;
+}
 
-  using A = TextTable::Align;
+std::string figures_table(const wl::TrainingReport& r) {
   TextTable figures({"training", "value"}, {A::left, A::right});
-  figures.add_row({"iteration time", format_time(r.iteration_time)});
+  figures.add_row({"iteration time", format_picoseconds(r.iteration_time)});
   figures.add_row({"tokens per iteration", with_commas(r.tokens_per_iteration)});
-  figures.add_row({"tokens/s", si_scaled(r.tokens_per_second)});
-  figures.add_row({"MFU (model FLOPs)", fmt::format("{:.1f} %", 100 * r.mfu)});
-  figures.add_row({"HFU (hardware FLOPs)", fmt::format("{:.1f} %", 100 * r.hfu)});
-  figures.add_row({"hardware TFLOP/s per device", fmt::format("{:.1f}", r.per_device_tflops)});
-  if (r.iterations > 1) figures.add_row({"iterations simulated", std::to_string(r.iterations)});
-  out += figures.render() + "\n";
+  figures.add_row({"tokens/s", with_prefix(r.tokens_per_second, Prefixes::counts, "")});
+  figures.add_row({"MFU (model FLOPs)", format_percent(r.mfu)});
+  figures.add_row({"HFU (hardware FLOPs)", format_percent(r.hfu)});
+  figures.add_row({"hardware FLOP/s per device", with_prefix(r.per_device_tflops * 1e12, Prefixes::si, "FLOP/s")});
+  if (r.iterations > 1) figures.add_row({"iterations simulated", with_commas(r.iterations)});
+  return figures.render();
+}
 
-  TextTable time({"time per device per iteration", "mean", "share"}, {A::left, A::right, A::right});
+std::string breakdown_table(const wl::TrainingReport& r) {
   const auto& b = r.breakdown;
+  const Unit unit = time_unit(1e-12 * std::max({b.forward, b.backward, b.recompute, b.optimizer, b.other_compute,
+                                                b.exposed_communication, b.pipeline_bubble, b.idle}));
+  TextTable time({"time per device per iteration", "mean", "share"}, {A::left, A::right, A::right});
   const double total = b.total();
-  const auto row = [&](const char* name, double value) { time.add_row({name, ms(value), percent(value, total)}); };
+  const auto row = [&](const char* name, double value) { time.add_row({name, time_in(value, unit), share(value, total)}); };
   row("compute: forward", b.forward);
   row("compute: backward", b.backward);
   row("compute: recomputation", b.recompute);
@@ -69,91 +76,78 @@ std::string training_summary(const models::Scenario& s, const wl::TrainingReport
   row("exposed communication", b.exposed_communication);
   row("pipeline bubble", b.pipeline_bubble);
   row("idle", b.idle);
-  out += time.render() + "\n";
+  return time.render();
+}
 
-  if (r.breakdown_by_stage.size() > 1) {
-    TextTable stages({"stage", "compute", "exposed comm", "bubble", "idle", "peak memory GiB"},
-                     {A::right, A::right, A::right, A::right, A::right, A::right});
-    for (std::size_t st = 0; st < r.breakdown_by_stage.size(); ++st) {
-      const auto& sb = r.breakdown_by_stage[st];
-      stages.add_row({std::to_string(st), ms(sb.compute()), ms(sb.exposed_communication), ms(sb.pipeline_bubble),
-                      ms(sb.idle), st < r.memory.size() ? gib(r.memory[st].total()) : "-"});
-    }
-    out += stages.render() + "\n";
+std::string stage_table_text(const wl::TrainingReport& r) {
+  double largest = 0;
+  for (const auto& sb : r.breakdown_by_stage)
+    largest = std::max({largest, sb.compute(), sb.exposed_communication, sb.pipeline_bubble, sb.idle});
+  const Unit unit = time_unit(largest * 1e-12);
+  TextTable stages({"stage", "compute", "exposed communication", "pipeline bubble", "idle", "peak memory (GiB)"},
+                   {A::right, A::right, A::right, A::right, A::right, A::right});
+  for (std::size_t st = 0; st < r.breakdown_by_stage.size(); ++st) {
+    const auto& sb = r.breakdown_by_stage[st];
+    stages.add_row({std::to_string(st), time_in(sb.compute(), unit), time_in(sb.exposed_communication, unit),
+                    time_in(sb.pipeline_bubble, unit), time_in(sb.idle, unit),
+                    st < r.memory.size() ? gib(r.memory[st].total()) : "-"});
   }
+  return stages.render();
+}
 
-  if (!r.collectives.empty()) {
-    TextTable coll({"collective", "group", "calls", "bytes", "mean time", "longest"},
-                   {A::left, A::left, A::right, A::right, A::right, A::right});
-    for (const auto& c : r.collectives)
-      coll.add_row({wl::collective_name(c.kind), wl::group_name(c.group), with_commas(c.tally.calls),
-                    format_bytes(static_cast<double>(c.tally.bytes)),
-                    format_time(c.tally.calls ? c.tally.time / c.tally.calls : 0), format_time(c.tally.longest)});
-    out += coll.render() + "\n";
-  }
+std::string collectives_table(const wl::TrainingReport& r) {
+  std::uint64_t longest = 0;
+  for (const auto& c : r.collectives) longest = std::max(longest, c.tally.longest);
+  const Unit unit = time_unit(pdes::to_seconds(longest));
+  TextTable coll({"collective", "group", "calls", "bytes", "mean time", "longest"},
+                 {A::left, A::left, A::right, A::right, A::right, A::right});
+  for (const auto& c : r.collectives)
+    coll.add_row({wl::collective_name(c.kind), wl::group_name(c.group), with_commas(c.tally.calls),
+                  format_bytes(static_cast<double>(c.tally.bytes)),
+                  time_in(c.tally.calls ? static_cast<double>(c.tally.time) / static_cast<double>(c.tally.calls) : 0, unit),
+                  time_in(static_cast<double>(c.tally.longest), unit)});
+  return fmt::format("Calls and bytes are summed over the {} devices and {} iteration{}: a call counts once for "
+                     "every device taking part, with that device's buffer. Times are per device-call.\n",
+                     with_commas(r.devices), r.iterations, r.iterations == 1 ? "" : "s") +
+         coll.render();
+}
 
-  TextTable memory({"memory per device (GiB)", "weights", "grads", "optimizer", "activations", "buffers", "total", "capacity"},
+std::string memory_table(const wl::TrainingReport& r) {
+  TextTable memory({"memory per device (GiB)", "weights", "gradients", "optimizer states", "activations",
+                    "communication buffers", "peak", "capacity"},
                    {A::left, A::right, A::right, A::right, A::right, A::right, A::right, A::right});
   for (const auto& mem : r.memory)
     memory.add_row({fmt::format("stage {}", mem.stage), gib(mem.weights), gib(mem.gradients), gib(mem.optimizer_states),
                     gib(mem.activations), gib(mem.communication_buffers), gib(mem.total()), gib(r.memory_capacity)});
-  out += memory.render() + "\n";
-  out += energy_summary(r);
+  return memory.render();
+}
 
-  const auto& e = r.engine.total;
-  out += fmt::format("engine: setup {:.3f} s; {} events in {:.3f} s ({} events/s), {} windows, {} cross-rank events; "
-                     "peak memory {} over {} rank(s)\n",
-                     r.setup_seconds, with_commas(e.events_processed), e.wall_seconds, si_scaled(e.events_per_second()),
-                     with_commas(e.windows), with_commas(e.remote_sent), format_bytes(static_cast<double>(e.peak_memory_bytes)),
-                     r.engine.per_rank.size());
+}  // namespace
+
+std::string training_summary(const models::Scenario& s, const wl::TrainingReport& r) {
+  std::string out = header(s, r);
+  out += figures_table(r) + "\n";
+  out += breakdown_table(r) + "\n";
+  if (r.breakdown_by_stage.size() > 1) out += stage_table_text(r) + "\n";
+  if (!r.collectives.empty()) out += collectives_table(r) + "\n";
+  out += memory_table(r) + "\n";
+  out += energy_summary(r);
+  out += engine_line(r.engine, r.setup_seconds);
   return out;
 }
 
 nlohmann::ordered_json training_json(const models::Scenario& s, const wl::TrainingReport& r) {
-  nlohmann::ordered_json stages = nlohmann::ordered_json::array();
-  for (const auto& b : r.breakdown_by_stage) stages.push_back(breakdown_json(b));
-  nlohmann::ordered_json collectives = nlohmann::ordered_json::array();
-  for (const auto& c : r.collectives)
-    collectives.push_back({{"kind", wl::collective_name(c.kind)},
-                           {"group", wl::group_name(c.group)},
-                           {"calls", c.tally.calls},
-                           {"bytes", c.tally.bytes},
-                           {"time_ps", c.tally.time},
-                           {"longest_ps", c.tally.longest}});
-  nlohmann::ordered_json memory = nlohmann::ordered_json::array();
-  for (const auto& mem : r.memory)
-    memory.push_back({{"stage", mem.stage},
-                      {"weights", mem.weights},
-                      {"gradients", mem.gradients},
-                      {"optimizer_states", mem.optimizer_states},
-                      {"activations", mem.activations},
-                      {"communication_buffers", mem.communication_buffers},
-                      {"ring_attention_buffers", mem.ring_attention_buffers},
-                      {"total", mem.total()}});
-  return {{"scenario", s.name},
-          {"devices", r.devices},
-          {"layout", r.layout},
-          {"iterations", r.iterations},
-          {"iteration_time_ps", r.iteration_time},
-          {"iteration_times_ps", r.iteration_times},
-          {"tokens_per_iteration", r.tokens_per_iteration},
-          {"tokens_per_second", r.tokens_per_second},
-          {"model_flops", r.model_flops},
-          {"hardware_flops", r.hardware_flops},
-          {"mfu", r.mfu},
-          {"hfu", r.hfu},
-          {"tflops_per_device", r.per_device_tflops},
-          {"parameters", r.parameters},
-          {"active_parameters", r.active_parameters},
-          {"breakdown_ps", breakdown_json(r.breakdown)},
-          {"breakdown_by_stage_ps", stages},
-          {"collectives", collectives},
-          {"memory_bytes", memory},
-          {"memory_capacity_bytes", r.memory_capacity},
-          {"energy", energy_json(r)},
-          {"setup_s", r.setup_seconds},
-          {"partition", partition_json(r.partition)},
-          {"engine", engine_json(r.engine)}};
+  nlohmann::ordered_json j{{"scenario", s.name}};
+  add_figures(j, training_figures(r));
+  j["iteration_times_ps"] = r.iteration_times;
+  j["stages"] = table_json(stage_table(r));
+  j["collectives"] = table_json(collective_table(r));
+  j["energy"] = figures_json(energy_figures(r));
+  j["tco"] = r.tco ? tco_json(*r.tco) : nlohmann::ordered_json(nullptr);
+  j["setup_s"] = r.setup_seconds;
+  j["partition"] = partition_json(r.partition);
+  j["engine"] = engine_json(r.engine);
+  return j;
 }
 
 }  // namespace rackscale::io

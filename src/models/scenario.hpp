@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "models/network/cluster_spec.hpp"
 #include "models/tco/tco_settings.hpp"
@@ -57,6 +58,9 @@ struct Scenario {
   tco::TcoSettings tco;  // the `tco:` section with its defaults (docs/tco.md)
 
   std::string source_file;    // the YAML file it came from
+  // The `--set key.path=value` overrides applied to it, in order: after them, `description` (the
+  // config's free text) may no longer describe the scenario.
+  std::vector<std::string> overrides;
   std::string resolved_yaml;  // the full config after presets and overrides, for the record
   // Where each key path ("cluster.scale_out.fat_tree.tiers") was written: "file:line:column", so
   // errors found after loading (by the topology builders, say) can point at the line.

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <new>
 #include <stdexcept>
+#include <thread>
 
 #include <boost/mpi/exception.hpp>
 #include <fmt/format.h>
@@ -75,7 +76,10 @@ void cpu_relax() {
 
 // The processors the node's ranks may run on, counted once over all of them (their affinity masks
 // OR-ed together): more ranks than that means they take turns, and a spinning rank would hold up the
-// one it waits for.
+// one it waits for. Affinity masks are Linux's; elsewhere (macOS) every online processor counts.
+#if !defined(__linux__)
+int processors_for(MPI_Comm /*node*/) { return static_cast<int>(std::thread::hardware_concurrency()); }
+#else
 int processors_for(MPI_Comm node) {
   cpu_set_t mask;
   CPU_ZERO(&mask);
@@ -87,6 +91,7 @@ int processors_for(MPI_Comm node) {
   std::memcpy(&mask, bytes.data(), sizeof mask);
   return CPU_COUNT(&mask);
 }
+#endif
 
 // Collective over comm: the node communicator, or MPI_COMM_NULL (on every rank) when the ranks of comm
 // do not all share this node, or do not keep their order on it.

@@ -12,7 +12,11 @@ namespace rackscale::pdes {
 std::uint64_t peak_memory_bytes() {
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux reports KiB
+#if defined(__APPLE__)
+  return static_cast<std::uint64_t>(usage.ru_maxrss);  // macOS reports bytes
+#else
+  return static_cast<std::uint64_t>(usage.ru_maxrss) * 1024;  // Linux and the BSDs report KiB
+#endif
 }
 
 EngineTotals gather_stats(const boost::mpi::communicator& comm, const EngineStats& mine) {

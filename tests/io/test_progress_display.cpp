@@ -32,7 +32,7 @@ TEST(ProgressLine, TheModelsGaugeComesBeforeSimulatedTime) {
   pdes::ProgressFigures f = halfway();
   f.end = pdes::kNever;
   f.work = {1, 4};  // a quarter done in 4 s: 12 s to go
-  EXPECT_EQ(progress_line(f, 2e3), "simulated 1 ms, 25.0 % of the work, wall 4.0 s, 2 k events/s, ETA 12 s");
+  EXPECT_EQ(progress_line(f, 2e3), "simulated 1 ms, 25.0 % of the work, wall 4.0 s, 2 K events/s, ETA 12 s");
 }
 
 TEST(ProgressLine, NoEtaWithoutAnEndOrAGauge) {
@@ -66,14 +66,14 @@ TEST(LineProgress, DueEveryIntervalWithTheRateSinceTheLastReport) {
   display.finish();
   EXPECT_EQ(out.str(),
             "progress: simulated 1 ms of 2 ms (50.0 %), wall 2.0 s, 500 events/s, ETA 2.0 s\n"
-            "progress: simulated 1 ms of 2 ms (50.0 %), wall 4.0 s, 4 k events/s, ETA 4.0 s\n");
+            "progress: simulated 1 ms of 2 ms (50.0 %), wall 4.0 s, 4 K events/s, ETA 4.0 s\n");
 }
 
 TEST(TerminalProgress, RewritesOneLineAndErasesItAtTheEnd) {
   std::ostringstream out;
   TerminalProgress display(out, 0.5);
   display.report(halfway());
-  EXPECT_EQ(out.str(), "\rprogress: simulated 1 ms of 2 ms (50.0 %), wall 4.0 s, 750 k events/s, ETA 4.0 s\x1b[K");
+  EXPECT_EQ(out.str(), "\rprogress: simulated 1 ms of 2 ms (50.0 %), wall 4.0 s, 750 K events/s, ETA 4.0 s\x1b[K");
   out.str("");
   display.finish();
   EXPECT_EQ(out.str(), "\r\x1b[K");

@@ -1,13 +1,15 @@
 // Results files of collective sweeps and the /tco group, read back with the plain HDF5 API.
-// - A sweep's file (an all-reduce over two HGX nodes, 1 KiB to 1 MiB) holds, per size, the report's
-//   time and algorithm, algbw = bytes / time and busbw = algbw x 2 (n - 1) / n (nccl-tests), and is the
-//   same on any rank count as on one.
+// - A sweep's file (an all-reduce over two HGX nodes, 1 KiB to 1 MiB) holds, per size, nccl-tests' size
+//   and count (floats: size / 4), the report's time and algorithm, algbw = size / time and busbw = algbw
+//   x 2 (n - 1) / n (nccl-tests), their mean as the average bus bandwidth, and the sweep's settings; and
+//   is the same on any rank count as on one.
 // - write_tco stores a hand-filled TcoReport: every figure under its documented name, NaN for a method
 //   without a figure, the breakdown table and the notes (none, too).
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,27 +73,44 @@ TEST(CollectiveOutput, TheFileHoldsTheSweepAndIsTheSameOnAnyRankCount) {
   const std::uint32_t n = report.devices;
   EXPECT_EQ(n, 16u);
   EXPECT_EQ(in.string_attribute("/collective", "op"), "all_reduce");
+  EXPECT_EQ(in.string_attribute("/collective", "nccl_tests_binary"), "all_reduce_perf");
   EXPECT_EQ(in.attribute<std::uint64_t>("/collective", "devices"), 16u);
-  const auto bytes = in.read<std::uint64_t>("/collective/bytes");
+  EXPECT_EQ(in.string_attribute("/collective", "data_type"), "float");
+  EXPECT_EQ(in.string_attribute("/collective", "redop"), "sum");
+  EXPECT_EQ(in.attribute<std::int64_t>("/collective", "root"), -1);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/collective", "min_bytes"), 1024u);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/collective", "max_bytes"), 1u << 20);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/collective", "step_factor"), 2u);
+  EXPECT_EQ(in.attribute<double>("/collective", "bus_bandwidth_factor"), 2.0 * 15.0 / 16.0);
+  const auto bytes = in.read<std::uint64_t>("/collective/size_bytes");
+  const auto count = in.read<std::uint64_t>("/collective/count");
   const auto time = in.read<std::uint64_t>("/collective/time_ps");
-  const auto algbw = in.read<double>("/collective/algbw_Bps");
-  const auto busbw = in.read<double>("/collective/busbw_Bps");
+  const auto algbw = in.read<double>("/collective/algorithm_bandwidth_Bps");
+  const auto busbw = in.read<double>("/collective/bus_bandwidth_Bps");
   const auto algorithm = in.strings("/collective/algorithm");
   ASSERT_EQ(bytes.size(), 11u);  // 1 KiB, 2 KiB, ..., 1 MiB
+  double busbw_sum = 0;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     EXPECT_EQ(bytes[i], 1024u << i);
+    EXPECT_EQ(count[i], bytes[i] / 4);
     EXPECT_EQ(time[i], report.results[i].time);
     ASSERT_GT(time[i], 0u);
     const double expected_algbw = static_cast<double>(bytes[i]) / (static_cast<double>(time[i]) * 1e-12);
     EXPECT_NEAR(algbw[i], expected_algbw, 1e-9 * expected_algbw);
     EXPECT_NEAR(busbw[i], expected_algbw * 2.0 * 15.0 / 16.0, 1e-9 * expected_algbw);
+    busbw_sum += expected_algbw * 2.0 * 15.0 / 16.0;
     EXPECT_TRUE(algorithm[i] == "ring" || algorithm[i] == "tree" || algorithm[i] == "hierarchical") << algorithm[i];
   }
+  const double average = in.attribute<double>("/collective", "average_bus_bandwidth_Bps");
+  EXPECT_NEAR(average, busbw_sum / 11, 1e-9 * average);
 
   const H5Reader a(reference);
-  for (const std::string dataset : {"/collective/bytes", "/collective/time_ps", "/collective/algbw_Bps",
-                                    "/collective/busbw_Bps", "/collective/algorithm", "/collective/channels"})
+  for (const std::string dataset :
+       {"/collective/size_bytes", "/collective/count", "/collective/time_ps", "/collective/algorithm_bandwidth_Bps",
+        "/collective/bus_bandwidth_Bps", "/collective/algorithm", "/collective/channels", "/collective/pieces",
+        "/collective/nccl_model_time_s"})
     EXPECT_EQ(a.raw(dataset), in.raw(dataset)) << dataset;
+  EXPECT_EQ(a.attribute<double>("/collective", "average_bus_bandwidth_Bps"), average);
 }
 
 namespace {
@@ -141,7 +160,8 @@ tco::TcoReport hand_filled(bool with_notes) {
   r.per_iteration = totals(0.001);
   r.per_million_tokens = totals(1);
   r.whole_run = totals(1000);
-  r.breakdown = {{"accelerators", 30000, 700}, {"energy", 3600, 14000}, {"facility", 12000, 800}};
+  r.breakdown = {{"accelerators", 30000, 700}, {"energy", 3600, 14000}, {"facility", 12000, std::nullopt}};
+  r.token_budget = 1'000'000'000;
   if (with_notes) r.notes = {"ACT figures for 4 nm interpolated", "token budget rounded up to whole iterations"};
   return r;
 }
@@ -166,20 +186,27 @@ TEST(TcoOutput, AHandFilledReportReadsBackUnderItsDocumentedNames) {
       EXPECT_EQ(in.attribute<std::uint64_t>("/tco", "iterations"), 1000u);
       EXPECT_EQ(in.attribute<double>("/tco", "accelerators_capex_usd"), 2.5e6);
       EXPECT_EQ(in.attribute<double>("/tco", "capex_usd"), 4.75e6);
-      EXPECT_EQ(in.attribute<double>("/tco", "provisioned_it_kW"), 75.0);
-      EXPECT_EQ(in.attribute<double>("/tco", "cost_usd_per_h"), 16.416);
-      EXPECT_EQ(in.attribute<double>("/tco", "accelerator_die_act_kgCO2e"), 12.5);
-      EXPECT_TRUE(std::isnan(in.attribute<double>("/tco", "accelerator_die_llmcarbon_kgCO2e")));
+      EXPECT_EQ(in.attribute<std::uint64_t>("/tco", "token_budget"), 1'000'000'000u);
+      EXPECT_EQ(in.attribute<double>("/tco", "provisioned_it_power_W"), 75'000.0);
+      EXPECT_DOUBLE_EQ(in.attribute<double>("/tco", "cost_usd_per_s"), 16.416 / 3600);
+      EXPECT_EQ(in.attribute<double>("/tco", "accelerator_die_act_kgco2e"), 12.5);
+      EXPECT_TRUE(std::isnan(in.attribute<double>("/tco", "accelerator_die_llmcarbon_kgco2e")));
+      EXPECT_FALSE(in.has_attribute("/tco", "mean_it_power_W"));  // /energy's figure, not repeated here
       EXPECT_EQ(in.attribute<double>("/tco", "embodied_share"), 0.001);
       EXPECT_EQ(in.attribute<double>("/tco/whole_run", "cost_usd"), 45600.0);
       EXPECT_EQ(in.attribute<double>("/tco/whole_run", "time_s"), 10000.0);
+      EXPECT_EQ(in.attribute<double>("/tco/whole_run", "device_time_s"), 20000.0 * 3600);
       EXPECT_EQ(in.attribute<double>("/tco/per_million_tokens", "facility_energy_kWh"), 36.0);
-      EXPECT_EQ(in.attribute<double>("/tco/per_iteration", "carbon_kgCO2e"), 15.5 * 0.001);
-      EXPECT_TRUE(std::isnan(in.attribute<double>("/tco/per_iteration", "embodied_llmcarbon_kgCO2e")));
+      EXPECT_EQ(in.attribute<double>("/tco/per_iteration", "carbon_kgco2e"), 15.5 * 0.001);
+      EXPECT_TRUE(std::isnan(in.attribute<double>("/tco/per_iteration", "embodied_llmcarbon_kgco2e")));
       EXPECT_EQ(in.attribute_names("/tco/whole_run").size(), 17u);  // 16 figures and the description
       EXPECT_EQ(in.strings("/tco/breakdown/item"), (std::vector<std::string>{"accelerators", "energy", "facility"}));
       EXPECT_EQ(in.read<double>("/tco/breakdown/cost_usd"), (std::vector<double>{30000, 3600, 12000}));
-      EXPECT_EQ(in.read<double>("/tco/breakdown/carbon_kgCO2e"), (std::vector<double>{700, 14000, 800}));
+      const auto carbon = in.read<double>("/tco/breakdown/carbon_kgco2e");
+      ASSERT_EQ(carbon.size(), 3u);
+      EXPECT_EQ(carbon[0], 700);
+      EXPECT_EQ(carbon[1], 14000);
+      EXPECT_TRUE(std::isnan(carbon[2])) << "not counted is NaN, not " << carbon[2];
       EXPECT_EQ(in.string_attribute("/tco/breakdown/cost_usd", "units"), "USD");
       const auto notes = in.string_attributes("/tco", "notes");
       if (with_notes) {

@@ -152,6 +152,9 @@ TEST(TrafficOutput, TheFileHoldsTheRunsFigures) {
     EXPECT_EQ(in.attribute<std::uint64_t>("/traffic", "makespan_ps"), report.makespan);
     EXPECT_EQ(in.attribute<std::uint64_t>("/traffic", "completion_p99_ps"), report.completion_p99);
     EXPECT_EQ(in.attribute<double>("/traffic", "aggregate_throughput_Bps"), report.aggregate_throughput);
+    EXPECT_EQ(static_cast<double>(in.attribute<std::uint64_t>("/traffic", "completion_sum_ps")) /
+                  static_cast<double>(report.messages_delivered),
+              report.completion_mean);
     EXPECT_EQ(total(in.read<std::uint64_t>("/traffic/completion_histogram_count")), report.messages_delivered);
     const auto low = in.read<std::uint64_t>("/traffic/completion_histogram_low_ps");
     const auto high = in.read<std::uint64_t>("/traffic/completion_histogram_high_ps");

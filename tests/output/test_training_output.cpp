@@ -3,14 +3,17 @@
 // layers, two micro-batches per replica, two iterations). The file holds what the run's report
 // says and what follows from it independently: every device's time components add up to the run's
 // end, the per-stage means are the devices' rows averaged, the iteration ends are the devices' latest,
-// coordinates and memory are the layout's and the memory model's, MFU is its closed form; and its
-// results datasets are byte for byte those of a sequential run, for every partition method.
+// coordinates and memory are the layout's and the memory model's, MFU is its closed form; the --json
+// object names every figure as the file does; and its results datasets are byte for byte those of a
+// sequential run, for every partition method.
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -23,6 +26,7 @@
 #include "h5_reader.hpp"
 #include "io/config/scenario_loader.hpp"
 #include "io/results_metadata.hpp"
+#include "io/training_summary.hpp"
 #include "models/memory/memory_model.hpp"
 #include "models/network/build_topology.hpp"
 #include "models/workload/training_plan.hpp"
@@ -64,6 +68,48 @@ bool placement_dependent(const std::string& dataset) {
 }
 }  // namespace
 
+namespace {
+// Expects the attributes of `group` (but its description) and the members of `object` (but those named
+// in `json_only`) to be the same figures: the same names, the same values.
+void expect_same_figures(const H5Reader& in, const std::string& group, const nlohmann::ordered_json& object,
+                         const std::set<std::string>& json_only) {
+  SCOPED_TRACE(group);
+  std::set<std::string> in_file, in_json;
+  for (const auto& name : in.attribute_names(group))
+    if (name != "description") in_file.insert(name);
+  for (const auto& [name, value] : object.items())
+    if (!json_only.contains(name)) in_json.insert(name);
+  EXPECT_EQ(in_file, in_json);
+  for (const auto& name : in_file) {
+    if (!object.contains(name)) continue;
+    const auto& value = object[name];
+    if (value.is_null()) {
+      EXPECT_TRUE(std::isnan(in.attribute<double>(group, name))) << name;
+    } else if (value.is_number_unsigned()) {
+      EXPECT_EQ(in.attribute<std::uint64_t>(group, name), value.get<std::uint64_t>()) << name;
+    } else if (value.is_number()) {
+      EXPECT_EQ(in.attribute<double>(group, name), value.get<double>()) << name;
+    } else if (value.is_string()) {
+      EXPECT_EQ(in.string_attribute(group, name), value.get<std::string>()) << name;
+    } else {
+      EXPECT_EQ(in.string_attributes(group, name), value.get<std::vector<std::string>>()) << name;
+    }
+  }
+}
+
+// Expects the datasets of `group` to be the columns of the JSON table `records`.
+void expect_same_columns(const H5Reader& in, const std::string& group, const nlohmann::ordered_json& records) {
+  SCOPED_TRACE(group);
+  ASSERT_FALSE(records.empty());
+  std::set<std::string> in_file, in_json;
+  for (const auto& dataset : in.datasets())
+    if (dataset.starts_with(group + "/") && dataset.find('/', group.size() + 1) == std::string::npos)
+      in_file.insert(dataset.substr(group.size() + 1));
+  for (const auto& [name, value] : records.front().items()) in_json.insert(name);
+  EXPECT_EQ(in_file, in_json);
+}
+}  // namespace
+
 TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
   const auto comm = world();
   const ScratchDir dir(comm, "training-figures");
@@ -97,14 +143,15 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
   EXPECT_EQ(iteration, report.iteration_time);
   const double seconds = static_cast<double>(iteration) * 1e-12;
   const double peak = 32 * s.cluster.accelerator.peak_bf16_flops;
-  const double model_flops = in.attribute<double>("/training", "model_flops");
-  const double hardware_flops = in.attribute<double>("/training", "hardware_flops");
+  const double model_flops = in.attribute<double>("/training", "model_flops_per_iteration");
+  const double hardware_flops = in.attribute<double>("/training", "hardware_flops_per_iteration");
   EXPECT_EQ(model_flops, report.model_flops);
   EXPECT_EQ(hardware_flops, report.hardware_flops);
   EXPECT_NEAR(in.attribute<double>("/training", "tokens_per_s"), static_cast<double>(tokens) / seconds, 1e-9 * 1e6);
   EXPECT_NEAR(in.attribute<double>("/training", "mfu"), model_flops / (seconds * peak), 1e-12);
   EXPECT_NEAR(in.attribute<double>("/training", "hfu"), hardware_flops / (seconds * peak), 1e-12);
-  EXPECT_NEAR(in.attribute<double>("/training", "per_device_tflops"), hardware_flops / seconds / 32 / 1e12, 1e-9);
+  EXPECT_NEAR(in.attribute<double>("/training", "hardware_flops_per_device_per_s"), hardware_flops / seconds / 32,
+              1e-9 * hardware_flops / seconds / 32);
   EXPECT_EQ(in.attribute<std::uint64_t>("/training", "parameters"), report.parameters);
   EXPECT_EQ(in.attribute<std::uint64_t>("/training", "pipeline_parallel"), 2u);
   EXPECT_EQ(in.attribute<std::uint64_t>("/training", "tensor_parallel"), 2u);
@@ -223,6 +270,28 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
   EXPECT_EQ(in.attribute<std::uint64_t>("/energy", "simulated_time_ps"), run_end);
   ASSERT_TRUE(report.tco.has_value());
   EXPECT_DOUBLE_EQ(in.attribute<double>("/tco", "capex_usd"), report.tco->capex_usd);
+  // Carbon the model does not count is NaN, not 0: the embodied carbon of NICs and switches.
+  const auto items = in.strings("/tco/breakdown/item");
+  const auto carbon = in.read<double>("/tco/breakdown/carbon_kgco2e");
+  ASSERT_EQ(items.size(), carbon.size());
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const bool counted = items[i] == "accelerators" || items[i].starts_with("hosts") || items[i].starts_with("energy: ");
+    EXPECT_EQ(std::isnan(carbon[i]), !counted) << items[i];
+  }
+
+  // The --json object gives every figure the name the file gives it.
+  const auto json = rackscale::io::training_json(s, report);
+  expect_same_figures(in, "/training", json,
+                      {"scenario", "iteration_times_ps", "stages", "collectives", "energy", "tco", "setup_s", "partition",
+                       "engine"});
+  expect_same_figures(in, "/energy", json["energy"], {});
+  expect_same_figures(in, "/tco", json["tco"], {"per_iteration", "per_million_tokens", "whole_run", "breakdown"});
+  for (const std::string scope : {"per_iteration", "per_million_tokens", "whole_run"})
+    expect_same_figures(in, "/tco/" + scope, json["tco"][scope], {});
+  expect_same_columns(in, "/stages", json["stages"]);
+  expect_same_columns(in, "/collectives", json["collectives"]);
+  expect_same_columns(in, "/tco/breakdown", json["tco"]["breakdown"]);
+  EXPECT_EQ(json["iteration_times_ps"].get<std::vector<std::uint64_t>>(), in.read<std::uint64_t>("/training/iteration_times_ps"));
 }
 
 TEST(TrainingOutput, ResultsAreIdenticalToASequentialRunForEveryPartitionMethod) {

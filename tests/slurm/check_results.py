@@ -1,9 +1,10 @@
 #!/usr/bin/python3
-"""Checks what the Slurm test's jobs wrote (tests/slurm/test-jobs.sh), against values worked out
-from the configs rather than taken from another run:
+"""Checks what the job scripts wrote (tests/slurm/test-jobs.sh under Slurm, test-local.sh with
+jobs/submit --local), against values worked out from the configs rather than taken from another run:
 
-  check_results.py RUN_DIR STRONG_DIR WEAK_DIR SWEEP_DIR SWEEP_FILE
+  check_results.py [run=DIR] [strong=DIR] [weak=DIR] [sweep=DIR]
 
+each the results directory of that study as the tests submit it (the sweep is tests/slurm/sweep.txt).
 The runs are configs/examples/fat-tree-128.yaml: 16 nodes x 8 devices, permutation traffic, one
 message of workload.bytes (1 MiB) per device, so 128 messages and 128 x bytes delivered."""
 
@@ -74,6 +75,14 @@ def check_run(directory):
     check(not os.path.exists(os.path.join(directory, "runs.csv")), "run: no collect job was asked for")
 
 
+def check_columns(directory, metrics):
+    """runs.csv starts with the --metric columns, in the order given, then the run's name."""
+    with open(os.path.join(directory, "runs.csv"), newline="", encoding="utf-8") as table:
+        header = next(csv.reader(table))
+    check(header[:len(metrics) + 1] == metrics + ["run"],
+          f"{directory}/runs.csv: columns {header}, expected {metrics} first, then run")
+
+
 def check_scaling(directory, study, expected_overrides, metrics):
     """Rows in rank order, speedup and efficiency from the files' own wall times."""
     table = rows(directory)
@@ -89,8 +98,9 @@ def check_scaling(directory, study, expected_overrides, metrics):
         check(close(row["events_per_s_per_rank"], root["events_per_s"] / ranks), f"{path}: events/s per rank")
         check(overrides(os.path.join(directory, f"ranks-{ranks}.overrides")) == expected_overrides(ranks),
               f"{path}: overrides {overrides(os.path.join(directory, f'ranks-{ranks}.overrides'))}")
-        for key, value in metrics(ranks).items():
-            check(row[key] == str(value), f"{directory}/runs.csv ranks {ranks}: {key} = {row[key]}, expected {value}")
+        for key, value in metrics(ranks, path).items():
+            check(row[key] == str(value) if isinstance(value, int) else close(row[key], value),
+                  f"{directory}/runs.csv ranks {ranks}: {key} = {row[key]}, expected {value}")
     # strong: S(n) = n0 T(n0) / T(n); weak: S(n) = n T(n0) / T(n); E(n) = S(n) / n.
     for row in table:
         n = int(row["ranks"])
@@ -102,45 +112,66 @@ def check_scaling(directory, study, expected_overrides, metrics):
     return table
 
 
-def main():
-    run_dir, strong_dir, weak_dir, sweep_dir, sweep_file = sys.argv[1:6]
-    check_run(run_dir)
-
-    strong = check_scaling(strong_dir, "strong-scaling", lambda n: [],
-                           lambda n: {"traffic.messages_delivered": 128})
-    check(strong[0]["traffic.completion_p99_ps"] == strong[1]["traffic.completion_p99_ps"],
+def check_strong(directory):
+    # --metric /traffic@messages_delivered --metric /traffic@completion_p99_ps: the time in seconds.
+    check_columns(directory, ["traffic_messages_delivered", "traffic_completion_p99_s"])
+    strong = check_scaling(directory, "strong-scaling", lambda n: [],
+                           lambda n, path: {"traffic_messages_delivered": 128,
+                                            "traffic_completion_p99_s":
+                                                attributes(path, "/traffic")["completion_p99_ps"] * 1e-12})
+    check(strong[0]["traffic_completion_p99_s"] == strong[1]["traffic_completion_p99_s"],
           "strong scaling: p99 completion differs between 1 and 2 ranks")
-    check_png(strong_dir, "metric-traffic-messages_delivered.png")
-    check_png(strong_dir, "metric-traffic-completion_p99_ps.png")
+    check_png(directory, "metric-traffic_messages_delivered.png")
+    check_png(directory, "metric-traffic_completion_p99_s.png")
 
+
+def check_weak(directory):
     # --per-rank cluster.nodes=8: 8 nodes x 8 devices per rank, one message each.
-    weak = check_scaling(weak_dir, "weak-scaling", lambda n: [f"cluster.nodes={8 * n}"],
-                         lambda n: {"cluster.nodes": 8 * n, "traffic.messages_planned": 64 * n})
+    check_columns(directory, ["traffic_messages_planned"])
+    weak = check_scaling(directory, "weak-scaling", lambda n: [f"cluster.nodes={8 * n}"],
+                         lambda n, path: {"cluster.nodes": 8 * n, "traffic_messages_planned": 64 * n})
     check(len(weak) == 2, "weak scaling: expected 2 runs")
-    check_png(weak_dir, "metric-traffic-messages_planned.png")
+    check_png(directory, "metric-traffic_messages_planned.png")
 
+
+def check_sweep(directory):
     # tests/slurm/sweep.txt: bytes 64KiB | 256KiB, routing ecmp | spray; the last axis changes fastest.
+    sweep_file = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sweep.txt")
+    check_columns(directory, ["traffic_bytes_delivered", "traffic_line_rate_fraction"])
     grid = [("64KiB", "ecmp"), ("64KiB", "spray"), ("256KiB", "ecmp"), ("256KiB", "spray")]
-    table = rows(sweep_dir)
+    table = rows(directory)
     check([row["run"] for row in table] == [f"point-{k}" for k in range(4)], f"sweep: runs {[r['run'] for r in table]}")
     for k, (size, routing) in enumerate(grid):
-        path = os.path.join(sweep_dir, f"point-{k}.h5")
+        path = os.path.join(directory, f"point-{k}.h5")
         resolved = attributes(path)["config"]
         check(f"routing: {routing}" in resolved, f"{path}: the resolved config has no 'routing: {routing}'")
-        check(overrides(os.path.join(sweep_dir, f"point-{k}.overrides")) ==
+        check(overrides(os.path.join(directory, f"point-{k}.overrides")) ==
               [f"workload.bytes={size}", f"network.routing={routing}"], f"point-{k}.overrides")
         expected_bytes = 128 * (64 if size == "64KiB" else 256) * 1024
         check(attributes(path, "/traffic")["bytes_delivered"] == expected_bytes, f"{path}: bytes delivered")
         if k < len(table):
             row = table[k]
             check((row["workload.bytes"], row["network.routing"]) == (size, routing), f"sweep runs.csv row {k}")
-            check(row["traffic.bytes_delivered"] == str(expected_bytes), f"sweep row {k}: bytes_delivered")
-            check(0 < float(row["traffic.line_rate_fraction"]) <= 1, f"sweep row {k}: line_rate_fraction")
-    with open(sweep_file, encoding="utf-8") as given, open(os.path.join(sweep_dir, "sweep.txt"), encoding="utf-8") as kept:
+            check(row["traffic_bytes_delivered"] == str(expected_bytes), f"sweep row {k}: bytes_delivered")
+            check(0 < float(row["traffic_line_rate_fraction"]) <= 1, f"sweep row {k}: line_rate_fraction")
+    with open(sweep_file, encoding="utf-8") as given, open(os.path.join(directory, "sweep.txt"), encoding="utf-8") as kept:
         check(given.read() == kept.read(), "sweep: sweep.txt in the results is not the sweep file")
-    check_png(sweep_dir, "metric-traffic-bytes_delivered.png")
-    check_png(sweep_dir, "metric-traffic-line_rate_fraction.png")
-    check(not os.path.exists(os.path.join(sweep_dir, "speedup.png")), "sweep: a speedup plot for a sweep")
+    check_png(directory, "metric-traffic_bytes_delivered.png")
+    check_png(directory, "metric-traffic_line_rate_fraction.png")
+    check(not os.path.exists(os.path.join(directory, "speedup.png")), "sweep: a speedup plot for a sweep")
+
+
+CHECKS = {"run": check_run, "strong": check_strong, "weak": check_weak, "sweep": check_sweep}
+
+
+def main():
+    for argument in sys.argv[1:]:
+        study, _, directory = argument.partition("=")
+        if study not in CHECKS or not directory:
+            print(f"check_results: expected STUDY=DIR with STUDY one of {', '.join(CHECKS)}, found '{argument}'",
+                  file=sys.stderr)
+            return 2
+        CHECKS[study](directory)
 
     for failure in failures:
         print(f"check_results: {failure}", file=sys.stderr)

@@ -4,13 +4,29 @@
 #                             config, state, spool, logs) under DIR, on free ports, and exports
 #                             SLURM_CONF so that sbatch, squeue, sacct ... talk to it
 #   local_cluster_stop        stops every daemon it started, by PID (call it from an EXIT trap)
+#   local_cluster_cgroup_seen what slurmd sees at /sys/fs/cgroup: absent, read-only or writable
 #
 # Nothing outside DIR is read or written (beyond the Debian packages slurmctld, slurmd,
 # slurm-client and munge), so a cluster left over by an earlier run that died, or the machine's own
 # Slurm, cannot disturb a new one: other ports, other munge socket, other key.
-# The settings follow what a container without systemd or cgroup delegation allows: process
-# tracking by /proc (proctrack/linuxproc), no task binding (task/none), and PMIx as the default MPI
-# plugin, since Debian's Open MPI only launches under srun through PMIx.
+# The settings follow what a container without systemd or cgroup delegation allows: no cgroups at
+# all (below), and PMIx as the default MPI plugin, since Debian's Open MPI only launches under srun
+# through PMIx.
+#
+# No cgroups: process tracking by /proc (proctrack/linuxproc), no task binding or confinement
+# (task/none), no accounting (jobacct_gather/none). Slurm 22.05's slurmd still loads a cgroup
+# plugin at start, and with the default CgroupPlugin=autodetect it inspects /sys/fs/cgroup and fails
+# without one ("No filesystem mounted on /sys/fs/cgroup; Unable to initialize cgroup plugin") or on a
+# v2 mount beside v1 hierarchies ("Hybrid mode is not supported"). cgroup.conf names cgroup/v1
+# instead, which only touches /sys/fs/cgroup when another plugin asks for a controller, and none does.
+#
+# LOCAL_CLUSTER_CGROUP says what slurmd, and so every job step it starts, sees at /sys/fs/cgroup, so
+# that the test proves the above on any machine:
+#   absent     (default) nothing: slurmd runs in a private mount namespace with /sys/fs/cgroup
+#              unmounted (the machine keeps its own)
+#   read-only  the machine's cgroup file systems, remounted read-only in a private mount namespace
+#   host       the machine's, as they are
+# Without the privilege to make a mount namespace (unshare fails), it says so and uses the host's.
 
 LOCAL_CLUSTER_PIDS=()
 
@@ -27,6 +43,23 @@ local_cluster_spawn() {
   log=$1; shift
   "$@" >"$log" 2>&1 &
   LOCAL_CLUSTER_PIDS+=("$!")
+}
+
+# Prints the command prefix that runs a program with /sys/fs/cgroup as LOCAL_CLUSTER_CGROUP says
+# (nothing for host). unshare and sh exec the program, so its PID is the one local_cluster_spawn records.
+local_cluster_cgroup_prefix() {
+  local hide
+  case ${LOCAL_CLUSTER_CGROUP:-absent} in
+    host) return 0 ;;
+    absent) hide='umount -l /sys/fs/cgroup 2>/dev/null; ! grep -q " /sys/fs/cgroup" /proc/self/mounts' ;;
+    read-only) hide='for m in $(awk '"'"'$2 ~ "^/sys/fs/cgroup" {print $2}'"'"' /proc/self/mounts); do mount -o remount,bind,ro "$m" || exit 1; done' ;;
+    *) local_cluster_log "LOCAL_CLUSTER_CGROUP=$LOCAL_CLUSTER_CGROUP: expected absent, read-only or host"; return 1 ;;
+  esac
+  if ! unshare --mount --propagation private sh -c "$hide" 2>/dev/null; then
+    local_cluster_log "cannot give slurmd a private mount namespace (unshare --mount failed): it sees the machine's /sys/fs/cgroup"
+    return 0
+  fi
+  printf '%s\n' unshare --mount --propagation private sh -c "$hide && exec \"\$@\"" sh
 }
 
 local_cluster_start() {
@@ -85,19 +118,39 @@ FirstJobId=$first_job_id
 NodeName=$node NodeAddr=127.0.0.1 $node_resources State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
+  # Read from beside slurm.conf. Why cgroup/v1: the comment at the top.
+  printf 'CgroupPlugin=cgroup/v1\n' >"$dir/cgroup.conf"
   export SLURM_CONF="$dir/slurm.conf"
+  local prefix
+  local -a cgroup_prefix=()
+  prefix=$(local_cluster_cgroup_prefix) || return 1
+  [ -z "$prefix" ] || mapfile -t cgroup_prefix <<<"$prefix"
   local_cluster_spawn "$dir/log/slurmctld.out" slurmctld -D -i -f "$SLURM_CONF"
-  local_cluster_spawn "$dir/log/slurmd.out" slurmd -D -N "$node" -f "$SLURM_CONF"
+  local_cluster_spawn "$dir/log/slurmd.out" "${cgroup_prefix[@]}" slurmd -D -N "$node" -f "$SLURM_CONF"
+  LOCAL_CLUSTER_SLURMD_PID=$!
 
-  # Ready when the node is idle (slurmd registered with slurmctld).
+  # Ready when the node is idle (slurmd registered with slurmctld); a daemon that exits fails at once.
+  local pid
   for _ in $(seq 300); do
     state=$(sinfo --noheader --nodes="$node" --format=%T 2>/dev/null)
     [ "$state" = idle ] && return 0
+    for pid in "${LOCAL_CLUSTER_PIDS[@]}"; do local_cluster_running "$pid" || break 2; done
     sleep 0.2
   done
   local_cluster_log "node $node did not become idle (state: '${state:-no answer}'); logs:"
   tail -n 20 "$dir"/log/*.out "$dir"/log/*.log >&2 2>/dev/null
   return 1
+}
+
+# What slurmd (and so every job) sees at /sys/fs/cgroup, from its own mount table: "absent",
+# "read-only" (every cgroup mount read-only) or "writable".
+local_cluster_cgroup_seen() {
+  local mounts
+  mounts=$(awk '$2 ~ "^/sys/fs/cgroup" {print $4}' "/proc/$LOCAL_CLUSTER_SLURMD_PID/mounts")
+  if [ -z "$mounts" ]; then echo absent
+  elif grep -qv '^ro,\|^ro$' <<<"$mounts"; then echo writable
+  else echo read-only
+  fi
 }
 
 # True while PID runs (a child that has exited but not been waited for is a zombie: not running).

@@ -1,9 +1,14 @@
 #!/bin/bash
 # The job scripts in jobs/ against a real Slurm: starts a private single-node cluster on localhost
-# (local-cluster.sh), checks that bad submissions fail at once without queueing anything, submits
-# every script (one run, a strong- and a weak-scaling array, a sweep array, each study with its
-# dependent collect job) on the traffic example fat-tree-128, waits for them, and checks what they
-# wrote (check_results.py). Stops every daemon it started, whatever happens.
+# (local-cluster.sh) whose slurmd sees no /sys/fs/cgroup (LOCAL_CLUSTER_CGROUP, default absent),
+# checks that bad submissions fail at once without queueing anything, that a rank list past Slurm's
+# MaxArraySize (1001) makes an array of list indices, then submits every script (one run, a
+# strong- and a weak-scaling array, a sweep array, each study with its dependent collect job) on
+# the traffic example fat-tree-128, waits for them, and checks what they wrote (check_results.py).
+# The weak-scaling jobs start their ranks with mpirun (RACKSCALE_LAUNCHER), the others with srun;
+# the sweep and its collect job load a site environment file that reads an unset variable (as some
+# module systems do) and puts its own python3 first on PATH. Stops every daemon it started,
+# whatever happens.
 #
 #   tests/slurm/test-jobs.sh RACKSCALE_BINARY [WORK_DIR]
 #
@@ -36,29 +41,27 @@ trap 'exit 1' INT TERM
 
 fail() { echo "test-jobs: FAILED: $*" >&2; exit 1; }
 
-mkdir -p "$work/submit"
+mkdir -p "$work"
 local_cluster_start "$work/cluster" || fail "the local Slurm cluster did not start"
-export RACKSCALE=$rackscale RACKSCALE_RESULTS=$work/submit/results
-unset RACKSCALE_ENV SBATCH_ACCOUNT SBATCH_PARTITION
-cd "$work/submit"
-submit=$source_dir/jobs/submit
-config=$source_dir/configs/examples/fat-tree-128.yaml
+cgroup_seen=$(local_cluster_cgroup_seen)
+echo "test-jobs: slurmd and its jobs see /sys/fs/cgroup: $cgroup_seen (LOCAL_CLUSTER_CGROUP=${LOCAL_CLUSTER_CGROUP:-absent})"
+# shellcheck source=job-test-setup.sh
+. "$here/job-test-setup.sh"
 
 # expect_refused PATTERN ARGS...: jobs/submit exits with 2, says PATTERN, and queues nothing.
 expect_refused() {
-  local pattern=$1 code=0 errors
+  local pattern=$1
   shift
-  errors=$("$submit" "$@" 2>&1 >/dev/null) || code=$?
-  [ "$code" -eq 2 ] || fail "jobs/submit $*: exit code $code, expected 2; it said: $errors"
-  grep -qE -- "$pattern" <<<"$errors" || fail "jobs/submit $*: expected a message matching '$pattern', found: $errors"
+  expect_exit_2 "$pattern" "$submit" "$@"
   [ -z "$(squeue --noheader)" ] || fail "jobs/submit $*: refused but queued a job: $(squeue)"
 }
 expect_refused "expected what to submit" frobnicate "$config"
 # The scripts check their arguments too, for those who call sbatch themselves.
 code=0
-errors=$(bash "$source_dir/jobs/strong-scaling.sbatch" "$config" --ranks 1,2 2>&1) || code=$?
-[ "$code" -eq 2 ] && grep -q -- "--ranks is an option of jobs/submit" <<<"$errors" ||
-  fail "strong-scaling.sbatch --ranks: exit $code: $errors"
+errors=$(bash "$source_dir/jobs/strong-scaling.sbatch" "$config" --ranks 1,2 --metric /traffic@makespan_ps 2>&1) || code=$?
+[ "$code" -eq 2 ] && grep -q -- "--metric is an option of jobs/submit" <<<"$errors" ||
+  fail "strong-scaling.sbatch --metric: exit $code: $errors"
+RACKSCALE_LAUNCHER=prun expect_refused "RACKSCALE_LAUNCHER=prun: expected srun or mpirun" run "$config"
 expect_refused "missing --ranks" strong-scaling "$config"
 expect_refused "--ranks: 2 appears twice" strong-scaling "$config" --ranks 1,2,2
 expect_refused "--partition: best not in \{block,round_robin,metis\}" run "$config" --partition best
@@ -72,15 +75,52 @@ expect_refused "bad-sweep.txt:1: workload.bytes: expected values separated by '\
 printf 'network.routing: ecmp | sprey\n' >"$work/misspelt-sweep.txt"
 expect_refused "point 1: network.routing=sprey\): .*routing" sweep "$config" "$work/misspelt-sweep.txt"
 
+# Rank counts past Slurm's default MaxArraySize (1001) as array task ids: this cluster refuses them...
+code=0
+errors=$(sbatch --hold --array=1,2,1024,2048 --wrap=true 2>&1) || code=$?
+[ "$code" -ne 0 ] || fail "sbatch --array=1,2,1024,2048 was accepted: this cluster's MaxArraySize is not 1001, the next check proves nothing"
+# ... so the array numbers the list: jobs/submit --dry-run shows the array and which rank count each
+# task runs (rs_plan_task, what the job runs too) ...
+large=$("$submit" --dry-run strong-scaling "$config" --ranks 1,2,1024,2048 2>/dev/null)
+for expected in " --array=0-3 " " --ntasks=2048 " "strong-scaling.sbatch [^ ]*fat-tree-128.yaml --ranks 1,2,1024,2048" \
+  "task 0: ranks-1 on 1 rank" "task 2: ranks-1024 on 1024 rank" "task 3: ranks-2048 on 2048 rank"; do
+  grep -q -- "$expected" <<<"$large" || fail "jobs/submit --dry-run --ranks 1,2,1024,2048: no '$expected' in: $large"
+done
+[ -z "$(squeue --noheader)" ] || fail "jobs/submit --dry-run queued a job: $(squeue)"
+# ... and Slurm takes it (held, on 2 tasks so that this node can hold it; then cancelled).
+held=$("$submit" strong-scaling "$config" --ranks 1,2,1024,2048 --no-collect -- --hold --ntasks=2 2>/dev/null |
+  sed -n 's/^submitted: job \([0-9]*\) .*/\1/p')
+[ -n "$held" ] || fail "jobs/submit strong-scaling --ranks 1,2,1024,2048 was not submitted"
+held_job=$(scontrol --oneliner show job "$held")
+grep -q "ArrayTaskId=0-3 " <<<"$held_job" || fail "the held array: expected ArrayTaskId=0-3, found: $held_job"
+scancel "$held"
+echo "test-jobs: --ranks 1,2,1024,2048 became array $held with ArrayTaskId=0-3"
+
 # Every script, on the small example; the studies queue their collect job themselves.
 submitted() { sed -n 's/^results: //p' <<<"$1"; }
 run=$(submitted "$("$submit" run "$config" --ranks 2 --set network.fidelity=analytical)")
-strong=$(submitted "$("$submit" strong-scaling "$config" --ranks 1,2 --metric /traffic@messages_delivered \
+# Task 0 runs 2 ranks, task 1 one: the list's order, not the task id, gives the rank count.
+strong=$(submitted "$("$submit" strong-scaling "$config" --ranks 2,1 --metric /traffic@messages_delivered \
   --metric /traffic@completion_p99_ps)")
-weak=$(submitted "$("$submit" weak-scaling "$config" --ranks 1,2 --per-rank cluster.nodes=8 \
+weak=$(submitted "$(RACKSCALE_LAUNCHER=mpirun "$submit" weak-scaling "$config" --ranks 1,2 --per-rank cluster.nodes=8 \
   --metric /traffic@messages_planned)")
-sweep=$(submitted "$("$submit" sweep "$config" "$here/sweep.txt" --ranks 2 --metric /traffic@bytes_delivered \
-  --metric /traffic@line_rate_fraction)")
+# A site environment as some module systems make it: it reads a variable nobody set (which aborts a
+# script under set -u) and puts the site's python3 first on PATH; the sweep and its collect job use it.
+mkdir -p "$work/site-python"
+cat >"$work/site-env.sh" <<ENV
+: "\$RACKSCALE_TEST_UNSET_VARIABLE"
+echo "\${SLURM_JOB_NAME:-login}" >>"$work/env-sourced"
+PATH=$work/site-python:\$PATH
+ENV
+cat >"$work/site-python/python3" <<PYTHON
+#!/bin/sh
+echo "\${SLURM_JOB_NAME:-login}" >>"$work/python-used"
+exec /usr/bin/python3 "\$@"
+PYTHON
+chmod +x "$work/site-python/python3"
+unset RACKSCALE_TEST_UNSET_VARIABLE
+sweep=$(submitted "$(RACKSCALE_ENV=$work/site-env.sh "$submit" sweep "$config" "$here/sweep.txt" --ranks 2 \
+  --metric /traffic@bytes_delivered --metric /traffic@line_rate_fraction)")
 [ -n "$run" ] && [ -n "$strong" ] && [ -n "$weak" ] && [ -n "$sweep" ] || fail "jobs/submit printed no results directory"
 
 waited=0
@@ -91,8 +131,10 @@ while [ -n "$(squeue --noheader)" ]; do
 done
 echo "test-jobs: every job left the queue after ${waited} s"
 
-# Every job, array task and collect job ended well (scontrol keeps finished jobs for MinJobAge).
-states=$(scontrol --oneliner show job | sed -n 's/^JobId=\([0-9]*\) .*JobName=\([^ ]*\) .*JobState=\([A-Z]*\) .*ExitCode=\([0-9:]*\).*/\1 \2 \3 \4/p')
+# Every job, array task and collect job ended well (scontrol keeps finished jobs for MinJobAge), but
+# for the held array cancelled above.
+states=$(scontrol --oneliner show job | grep -v "^JobId=$held " |
+  sed -n 's/^JobId=\([0-9]*\) .*JobName=\([^ ]*\) .*JobState=\([A-Z]*\) .*ExitCode=\([0-9:]*\).*/\1 \2 \3 \4/p')
 echo "$states"
 # 1 run; 2 + 2 + 4 array tasks; 3 collect jobs.
 [ "$(wc -l <<<"$states")" -eq 12 ] || fail "expected 12 jobs, found: $states"
@@ -101,7 +143,19 @@ if grep -v ' COMPLETED 0:0$' <<<"$states"; then
   fail "jobs that did not complete"
 fi
 
-/usr/bin/python3 "$here/check_results.py" "$run" "$strong" "$weak" "$sweep" "$here/sweep.txt"
+/usr/bin/python3 "$here/check_results.py" run="$run" strong="$strong" weak="$weak" sweep="$sweep"
+
+# Each study's launcher, from the job logs' first line; the site environment in the sweep's jobs.
+grep -q "srun --mpi=pmix --ntasks=2 .*rackscale run" "$RACKSCALE_RESULTS"/logs/rackscale-strong-*_0.out ||
+  fail "the strong-scaling task 0 did not start 2 ranks with srun: $(head -n 1 "$RACKSCALE_RESULTS"/logs/rackscale-strong-*_0.out)"
+for task in 0 1; do
+  grep -q "mpirun -np $((task + 1)) .*rackscale run" "$RACKSCALE_RESULTS"/logs/rackscale-weak-*_$task.out ||
+    fail "RACKSCALE_LAUNCHER=mpirun: weak-scaling task $task: $(head -n 1 "$RACKSCALE_RESULTS"/logs/rackscale-weak-*_$task.out)"
+done
+grep -qx rackscale-sweep "$work/env-sourced" && grep -qx rackscale-collect "$work/env-sourced" ||
+  fail "RACKSCALE_ENV was not sourced in every sweep and collect job; sourced in: $(sort "$work/env-sourced" | uniq -c)"
+grep -qx rackscale-collect "$work/python-used" ||
+  fail "the sweep's collect job did not run the site environment's python3; it ran in: $(cat "$work/python-used" 2>/dev/null)"
 
 # The collector as a command: a metric no file has is bad input, and says what there is.
 code=0

@@ -225,6 +225,32 @@ TEST(WorkloadConfig, CollectiveSweep) {
   EXPECT_EQ(d.workload.collective.max_bytes, 8ULL << 30);
   EXPECT_EQ(d.workload.collective.devices, 0u);
   EXPECT_EQ(d.workload.collective.algorithm, models::accelerator::Algorithm::automatic);
+  // nccl-tests' defaults where it has them: floats summed, root 0; sizes doubling.
+  EXPECT_EQ(d.workload.collective.step_factor, 2u);
+  EXPECT_EQ(d.workload.collective.data_type, rackscale::models::collectives::DataType::float32);
+  EXPECT_EQ(d.workload.collective.redop, rackscale::models::collectives::ReduceOp::sum);
+  EXPECT_EQ(d.workload.collective.root, 0u);
+
+  // -i instead of -f: writing step_bytes alone makes the factor 1; -d, -o and -r.
+  const models::Scenario e = load_text(scenario("  type: collective\n"
+                                                "  op: reduce\n"
+                                                "  min_bytes: 1MiB\n"
+                                                "  max_bytes: 16MiB\n"
+                                                "  step_bytes: 3MiB\n"
+                                                "  data_type: bfloat16\n"
+                                                "  redop: max\n"
+                                                "  root: 15\n"));
+  const wl::CollectiveBenchSpec& b = e.workload.collective;
+  EXPECT_EQ(b.op, models::accelerator::CollectiveKind::reduce);
+  EXPECT_EQ(b.step_factor, 1u);
+  EXPECT_EQ(b.step_bytes, 3u << 20);
+  EXPECT_EQ(b.data_type, rackscale::models::collectives::DataType::bfloat16);
+  EXPECT_EQ(b.redop, rackscale::models::collectives::ReduceOp::max);
+  EXPECT_EQ(b.root, 15u);
+  const models::Scenario f = load_text(scenario("  type: collective\n  op: sendrecv\n  step_factor: 1\n  root: 99\n"));
+  EXPECT_EQ(f.workload.collective.step_factor, 1u);
+  EXPECT_EQ(f.workload.collective.step_bytes, 1u << 20);  // nccl-tests' -i default
+  EXPECT_EQ(f.workload.collective.root, 99u);             // no root for sendrecv: not checked, not used
 }
 
 // The model presets load and have the published sizes.
@@ -332,8 +358,23 @@ TEST(WorkloadConfig, BadValuesGiveOneLocatedLine) {
       {"collective devices", "  type: collective\n  op: all_reduce\n  devices: 32\n",
        "13:12: workload.devices: expected at most 16 (the cluster's devices), found 32"},
       {"collective op", "  type: collective\n  op: allreduce\n",
-       "12:7: workload.op: expected one of all_reduce, reduce_scatter, all_gather, broadcast, all_to_all, found "
-       "'allreduce'; did you mean 'all_reduce'?"},
+       "12:7: workload.op: expected one of all_reduce, reduce_scatter, all_gather, broadcast, reduce, all_to_all, "
+       "gather, scatter, sendrecv, found 'allreduce'; did you mean 'all_reduce'?"},
+      {"collective step_bytes with a factor", "  type: collective\n  op: all_reduce\n  step_factor: 4\n  step_bytes: 1MiB\n",
+       "14:15: workload.step_bytes: only used with step_factor 1 (sizes grow by step_bytes or by step_factor, as "
+       "nccl-tests' -i and -f), found step_factor 4"},
+      {"collective step factor 0", "  type: collective\n  op: all_reduce\n  step_factor: 0\n",
+       "13:16: workload.step_factor: expected an integer >= 1, found 0"},
+      {"collective too many sizes", "  type: collective\n  op: all_reduce\n  max_bytes: 1MiB\n  step_bytes: 8B\n",
+       "14:15: workload.step_bytes: expected at most 100000 sizes from min_bytes (8 bytes) to max_bytes (1048576 "
+       "bytes), found more"},
+      {"collective root", "  type: collective\n  op: gather\n  devices: 4\n  root: 4\n",
+       "14:9: workload.root: expected a rank below 4 (the devices taking part), found 4"},
+      {"collective data type", "  type: collective\n  op: all_reduce\n  data_type: fp16\n",
+       "13:14: workload.data_type: expected one of int8, uint8, int32, uint32, int64, uint64, half, float, double, "
+       "bfloat16, f8e4m3, f8e5m2, found 'fp16'"},
+      {"collective redop", "  type: collective\n  op: all_reduce\n  redop: mean\n",
+       "13:10: workload.redop: expected one of sum, prod, max, min, avg, found 'mean'; did you mean 'max'?"},
       {"fp8 on an accelerator without it",
        "  type: training\n  model: gpt3-175b\n  parallel: {dtype: fp8, global_batch: 16}\n",
        "13:21: workload.parallel.dtype: fp8 needs an accelerator with FP8 support; a100-sxm4-80gb has no "

@@ -284,6 +284,7 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
 
   models::Scenario scenario;
   scenario.source_file = path;
+  scenario.overrides = overrides;
   scenario.resolved_yaml = emit_yaml(root);
   KeyLocations* locations = &scenario.key_locations;
 

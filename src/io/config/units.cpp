@@ -8,6 +8,8 @@
 #include <string>
 #include <system_error>
 
+#include "io/config/double_from_chars.hpp"
+
 namespace rackscale::io {
 namespace {
 
@@ -158,7 +160,7 @@ double to_double(const Parsed& p, const Quantity& q, std::string_view text) {
   if (p.number.digits.empty()) return 0.0;
   const std::string scientific = p.number.digits + "e" + std::to_string(p.number.exponent + p.unit.pow10);
   double value = 0;
-  const auto [end, ec] = std::from_chars(scientific.data(), scientific.data() + scientific.size(), value);
+  const auto [end, ec] = double_from_chars(scientific.data(), scientific.data() + scientific.size(), value);
   const double scaled = ec == std::errc{} ? std::ldexp(value, p.unit.pow2) : 0.0;
   if (ec != std::errc{} || !std::isfinite(scaled) || scaled == 0.0)
     throw UnitError("expected a " + std::string(q.noun) + " within the range of a double, found " + quote_found(text));

@@ -280,6 +280,7 @@ wl::TrainingSpec read_training(const MapReader& r, const models::network::Cluste
 // --- collective sweeps ----------------------------------------------------------------------------------
 
 wl::CollectiveBenchSpec read_collective(const MapReader& r, std::uint64_t devices) {
+  namespace coll = models::collectives;
   wl::CollectiveBenchSpec c;
   c.op = r.required("op", [](const ConfigNode& v, const std::string& p) {
     return read_enum<CollectiveKind>(v, p,
@@ -287,7 +288,11 @@ wl::CollectiveBenchSpec read_collective(const MapReader& r, std::uint64_t device
                                       {"reduce_scatter", CollectiveKind::reduce_scatter},
                                       {"all_gather", CollectiveKind::all_gather},
                                       {"broadcast", CollectiveKind::broadcast},
-                                      {"all_to_all", CollectiveKind::all_to_all}});
+                                      {"reduce", CollectiveKind::reduce},
+                                      {"all_to_all", CollectiveKind::all_to_all},
+                                      {"gather", CollectiveKind::gather},
+                                      {"scatter", CollectiveKind::scatter},
+                                      {"sendrecv", CollectiveKind::sendrecv}});
   });
   const auto size = [](const ConfigNode& v, const std::string& p) { return read_size(v, p, 1); };
   c.min_bytes = r.optional("min_bytes", c.min_bytes, size);
@@ -297,12 +302,49 @@ wl::CollectiveBenchSpec read_collective(const MapReader& r, std::uint64_t device
     fail(at, r.path_of(r.has("max_bytes") ? "max_bytes" : "min_bytes"),
          fmt::format("expected max_bytes ({} bytes) >= min_bytes ({} bytes)", c.max_bytes, c.min_bytes));
   }
+  // nccl-tests steps by its factor (-f) when that is above 1, else by its increment (-i): writing only
+  // step_bytes asks for the increment.
+  c.step_factor = r.optional("step_factor", r.has("step_bytes") ? std::uint64_t{1} : c.step_factor,
+                             [](const ConfigNode& v, const std::string& p) { return read_integer(v, p, 1); });
+  c.step_bytes = r.optional("step_bytes", c.step_bytes, size);
+  if (c.step_factor > 1 && r.has("step_bytes"))
+    fail(r.require("step_bytes"), r.path_of("step_bytes"),
+         fmt::format("only used with step_factor 1 (sizes grow by step_bytes or by step_factor, as nccl-tests' -i "
+                     "and -f), found step_factor {}",
+                     c.step_factor));
+  try {
+    (void)coll::sweep_sizes(c.min_bytes, c.max_bytes, c.step_factor, c.step_bytes, coll::kMaxSweepSizes);
+  } catch (const std::invalid_argument&) {
+    const char* key = c.step_factor > 1 ? "step_factor" : "step_bytes";
+    fail(r.has(key) ? r.require(key) : r.node(), r.path_of(key),
+         fmt::format("expected at most {} sizes from min_bytes ({} bytes) to max_bytes ({} bytes), found more",
+                     coll::kMaxSweepSizes, c.min_bytes, c.max_bytes));
+  }
+  c.data_type = r.optional("data_type", c.data_type, [](const ConfigNode& v, const std::string& p) {
+    using T = coll::DataType;
+    EnumChoices<T> choices;
+    for (const T t : {T::int8, T::uint8, T::int32, T::uint32, T::int64, T::uint64, T::half, T::float32, T::float64,
+                      T::bfloat16, T::f8e4m3, T::f8e5m2})
+      choices.emplace_back(std::string(coll::data_type_name(t)), t);
+    return read_enum(v, p, choices);
+  });
+  c.redop = r.optional("redop", c.redop, [](const ConfigNode& v, const std::string& p) {
+    using O = coll::ReduceOp;
+    EnumChoices<O> choices;
+    for (const O o : {O::sum, O::prod, O::max, O::min, O::avg}) choices.emplace_back(std::string(coll::reduce_op_name(o)), o);
+    return read_enum(v, p, choices);
+  });
   c.devices = r.optional("devices", c.devices, [&](const ConfigNode& v, const std::string& p) {
     const std::uint32_t n = read_u32(v, p, 2);
     if (n > devices)
       fail(v, p, fmt::format("expected at most {} (the cluster's devices), found {}", devices, n));
     return n;
   });
+  c.root = r.optional("root", c.root, read_u32_any);
+  const std::uint64_t members = c.devices == 0 ? devices : c.devices;
+  if (models::accelerator::has_root(c.op) && c.root >= members)
+    fail(r.require("root"), r.path_of("root"),
+         fmt::format("expected a rank below {} (the devices taking part), found {}", members, c.root));
   c.algorithm = r.optional("algorithm", c.algorithm, [](const ConfigNode& v, const std::string& p) {
     return read_enum<Algorithm>(v, p,
                                 {{"automatic", Algorithm::automatic},
@@ -350,7 +392,10 @@ struct TypeKeys {
 const std::vector<TypeKeys>& type_keys() {
   static const std::vector<TypeKeys> table{
       {"traffic", models::WorkloadKind::traffic, {"pattern", "bytes", "senders", "receiver", "messages"}},
-      {"collective", models::WorkloadKind::collective, {"op", "min_bytes", "max_bytes", "devices", "algorithm"}},
+      {"collective",
+       models::WorkloadKind::collective,
+       {"op", "min_bytes", "max_bytes", "step_factor", "step_bytes", "data_type", "redop", "root", "devices",
+        "algorithm"}},
       {"training", models::WorkloadKind::training, {"model", "parallel", "stack", "iterations", "memory"}},
   };
   return table;

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "io/config/config_error.hpp"
+#include "io/config/double_from_chars.hpp"
 #include "io/config/did_you_mean.hpp"
 #include "io/config/units.hpp"
 
@@ -86,7 +87,7 @@ double read_fraction(const ConfigNode& node, const std::string& path) {
 double read_number(const ConfigNode& node, const std::string& path, double min, bool exclusive) {
   const std::string& text = scalar_text(node, path, "a number");
   double value = 0;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  const auto [end, ec] = double_from_chars(text.data(), text.data() + text.size(), value);
   // from_chars also takes "inf" and "nan"; neither is a usable figure.
   if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(value))
     fail(node, path, "expected a number, found " + quote_found(text));

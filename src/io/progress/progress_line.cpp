@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "io/text_table.hpp"
+#include "io/number_format.hpp"
 
 namespace rackscale::io {
 
@@ -18,13 +18,13 @@ std::string format_duration(double seconds) {
 }
 
 std::string progress_line(const pdes::ProgressFigures& f, double events_per_second) {
-  std::string line = "simulated " + pdes::format_time(f.simulated);
+  std::string line = "simulated " + format_picoseconds(f.simulated);
   const double done = f.fraction_done();
   if (f.work.total > 0)
     line += fmt::format(", {:.1f} % of the work", 100 * done);
   else if (done >= 0)
-    line += fmt::format(" of {} ({:.1f} %)", pdes::format_time(f.end), 100 * done);
-  line += fmt::format(", wall {}, {} events/s, ETA ", format_duration(f.wall_seconds), si_scaled(events_per_second));
+    line += fmt::format(" of {} ({:.1f} %)", format_picoseconds(f.end), 100 * done);
+  line += fmt::format(", wall {}, {} events/s, ETA ", format_duration(f.wall_seconds), with_prefix(events_per_second, Prefixes::counts, ""));
   line += done > 0 ? format_duration(f.wall_seconds * (1 - done) / done) : std::string("unknown");
   return line;
 }

@@ -43,7 +43,37 @@ struct ComputeCost {
   std::uint32_t kernels = 1;          // kernel launches it stands for (launch overhead each)
 };
 
-enum class CollectiveKind : std::uint8_t { all_reduce, reduce_scatter, all_gather, broadcast, all_to_all };
+// Training programs use the first five (their tallies, accelerator/device_executor.hpp, have a column for
+// each); reduce, gather, scatter and sendrecv run in collective sweeps (nccl-tests' other benchmarks).
+enum class CollectiveKind : std::uint8_t {
+  all_reduce,
+  reduce_scatter,
+  all_gather,
+  broadcast,
+  all_to_all,
+  reduce,    // to a root, along a pipelined chain
+  gather,    // to a root, every member's part as a point-to-point send
+  scatter,   // from a root, a part to every member as a point-to-point send
+  sendrecv,  // every member sends to the next and receives from the previous
+};
+
+// Collectives with a root: the member that holds the data (broadcast, scatter) or ends with the result
+// (reduce, gather).
+[[nodiscard]] constexpr bool has_root(CollectiveKind kind) noexcept {
+  return kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce || kind == CollectiveKind::gather ||
+         kind == CollectiveKind::scatter;
+}
+// Collectives that nccl-tests (and NCCL's all-to-all) build from grouped point-to-point sends and receives,
+// outside NCCL's ring and tree algorithms and its cost model.
+[[nodiscard]] constexpr bool is_point_to_point(CollectiveKind kind) noexcept {
+  return kind == CollectiveKind::all_to_all || kind == CollectiveKind::gather || kind == CollectiveKind::scatter ||
+         kind == CollectiveKind::sendrecv;
+}
+// Collectives that combine the members' data with a reduction operation (sum, max, ...).
+[[nodiscard]] constexpr bool reduces(CollectiveKind kind) noexcept {
+  return kind == CollectiveKind::all_reduce || kind == CollectiveKind::reduce_scatter ||
+         kind == CollectiveKind::reduce;
+}
 
 // The group a collective runs over, relative to the device that runs it.
 enum class GroupKind : std::uint8_t {

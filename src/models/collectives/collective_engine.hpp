@@ -27,12 +27,13 @@ using accelerator::CollectiveKind;
 struct CollectiveCall {
   CollectiveKind kind = CollectiveKind::all_reduce;
   Algorithm algorithm = Algorithm::automatic;
-  // The size nccl-tests reports: all_reduce and broadcast, the buffer; all_gather, the gathered output;
-  // reduce_scatter, the input being scattered; all_to_all, the bytes each member sends in all.
+  // The size nccl-tests reports: all_reduce, broadcast, reduce and sendrecv, the buffer; all_gather and
+  // gather, the gathered output (p parts); reduce_scatter and scatter, the input being scattered;
+  // all_to_all, the bytes each member sends in all (its part for itself included).
   std::uint64_t bytes = 0;
   std::vector<std::uint32_t> members;  // device indices in rank order; identical on every member
   std::uint32_t rank = 0;              // this device's position in `members`
-  std::uint32_t root = 0;              // broadcast: the rank that holds the data
+  std::uint32_t root = 0;              // broadcast, reduce, gather, scatter: the root's rank
   std::uint32_t key = 0;               // < 2^20; identical on every member; unique among this device's calls in flight
   // members_fingerprint(members), when the caller knows it (a device calls its few groups thousands of
   // times); 0: the engine computes it.

@@ -13,6 +13,7 @@
 #include "models/collectives/halving_doubling.hpp"
 #include "models/collectives/hierarchical.hpp"
 #include "models/collectives/nvls.hpp"
+#include "models/collectives/point_to_point.hpp"
 #include "models/collectives/ring.hpp"
 #include "models/collectives/step_machine.hpp"
 #include "models/collectives/tree.hpp"
@@ -48,7 +49,7 @@ Algorithm resolve_algorithm(const network::ClusterSpec& cluster, const MemberLay
   if (requested == Algorithm::nvls)
     if (const std::string why = nvls_unavailable(cluster); !why.empty())
       throw std::invalid_argument("collective: algorithm nvls (NVLink SHARP) " + why);
-  if (kind == CollectiveKind::broadcast || kind == CollectiveKind::all_to_all) return Algorithm::ring;
+  if (has_one_algorithm(kind)) return Algorithm::ring;
   if (requested == Algorithm::automatic)
     return select_algorithm(kind, bytes, fabric_figures(cluster, layout)).algorithm;
   if (requested == Algorithm::nvls) return layout.distinct_domains == 1 ? Algorithm::nvls : Algorithm::ring;
@@ -121,9 +122,9 @@ CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& ca
   plan.algorithm = resolve_algorithm(cluster, layout, call.kind, call.algorithm, call.bytes);
   const std::uint32_t p = layout.members;
   if (call.bytes == 0 || p <= 1) return plan;
-  if (call.kind == CollectiveKind::broadcast && call.root >= p)
-    throw std::invalid_argument(fmt::format("collective {}: broadcast root {} is not among the {} members", call.key,
-                                            call.root, p));
+  if (accelerator::has_root(call.kind) && call.root >= p)
+    throw std::invalid_argument(fmt::format("collective {}: root {} is not among the {} members", call.key, call.root,
+                                            p));
 
   // Channels: across domains one per member of a domain, so each ring or tree pair leaves every domain
   // through a different device's NIC; inside one domain one, since every channel would share the
@@ -136,20 +137,33 @@ CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& ca
   const std::span<const std::uint32_t> members(call.members);
   const std::uint64_t S = call.bytes;
 
-  if (call.kind == CollectiveKind::all_to_all) {
+  // Grouped point-to-point: one message per peer and channel, unpipelined (each is a single hop, and the
+  // sender's port already serializes them).
+  const auto point_to_point = [&](std::unique_ptr<StepPlan> steps) {
     plan.channels = channels(1);
-    fit_index_space(p - 1, plan.channels, plan.pieces, p);
-    plan.state = std::make_unique<StepMachine>(make_all_to_all_plan(members, call.rank), S, plan.channels, 1);
-    return plan;
-  }
-  if (call.kind == CollectiveKind::broadcast) {
-    plan.channels = channels(rails);
-    plan.pieces = pieces_for(options, S / plan.channels);
-    fit_index_space(1, plan.channels, plan.pieces, p);
-    plan.state = std::make_unique<StepMachine>(make_chain_broadcast_plan(layout, members, call.rank, call.root,
-                                                                         plan.channels),
-                                               S, plan.channels, plan.pieces);
-    return plan;
+    fit_index_space(steps->steps(), plan.channels, plan.pieces, p);
+    plan.state = std::make_unique<StepMachine>(std::move(steps), S, plan.channels, 1);
+    return std::move(plan);
+  };
+  switch (call.kind) {
+    case CollectiveKind::all_to_all: return point_to_point(make_all_to_all_plan(members, call.rank));
+    case CollectiveKind::gather: return point_to_point(make_gather_plan(members, call.rank, call.root));
+    case CollectiveKind::scatter: return point_to_point(make_scatter_plan(members, call.rank, call.root));
+    case CollectiveKind::sendrecv: return point_to_point(make_sendrecv_plan(members, call.rank));
+    case CollectiveKind::broadcast:
+    case CollectiveKind::reduce: {
+      plan.channels = channels(rails);
+      plan.pieces = pieces_for(options, S / plan.channels);
+      fit_index_space(1, plan.channels, plan.pieces, p);
+      auto chain = call.kind == CollectiveKind::broadcast
+                       ? make_chain_broadcast_plan(layout, members, call.rank, call.root, plan.channels)
+                       : make_chain_reduce_plan(layout, members, call.rank, call.root, plan.channels);
+      plan.state = std::make_unique<StepMachine>(std::move(chain), S, plan.channels, plan.pieces);
+      return plan;
+    }
+    case CollectiveKind::all_reduce:
+    case CollectiveKind::reduce_scatter:
+    case CollectiveKind::all_gather: break;
   }
   switch (plan.algorithm) {
     case Algorithm::tree: {

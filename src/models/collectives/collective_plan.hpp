@@ -2,8 +2,9 @@
 // From a call to this member's state machine: which algorithm runs (the requested one, NCCL's choice
 // for `automatic`, or a documented fallback), over how many channels and pipeline pieces.
 //
-// Fallbacks (the CallRecord says what ran): broadcast and all-to-all have one algorithm each (the ring
-// chain; the staggered pairwise exchange, recorded as `ring`); tree and hierarchical are all-reduce
+// Fallbacks (the CallRecord says what ran): broadcast, reduce, all-to-all, gather, scatter and sendrecv
+// have one algorithm each (the ring chain; the staggered pairwise exchange; point-to-point sends, all
+// recorded as `ring`); tree and hierarchical are all-reduce
 // only and run as ring otherwise; halving-doubling reduce-scatter / all-gather need a power-of-two
 // member count (ring otherwise); hierarchical needs a regular layout over several domains with several
 // members each (ring otherwise); NVLS runs all-reduce, reduce-scatter and all-gather inside one NVSwitch
@@ -29,8 +30,15 @@ struct CallPlan {
   std::unique_ptr<CallState> state;  // null: nothing to exchange (0 bytes or one member)
 };
 
-// Throws std::invalid_argument for NVLS on a cluster without it and for calls too large to number (more
-// than 2^20 messages per call even without channels or pipelining).
+// Whether `kind` runs one way whatever is asked for (recorded as Algorithm::ring): broadcast and reduce (a
+// chain), all-to-all, gather, scatter and sendrecv (point-to-point sends).
+[[nodiscard]] constexpr bool has_one_algorithm(CollectiveKind kind) noexcept {
+  return kind != CollectiveKind::all_reduce && kind != CollectiveKind::reduce_scatter &&
+         kind != CollectiveKind::all_gather;
+}
+
+// Throws std::invalid_argument for NVLS on a cluster without it, for a root that is not a member and for
+// calls too large to number (more than 2^20 messages per call even without channels or pipelining).
 [[nodiscard]] CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& call,
                                  const CollectiveOptions& options);
 

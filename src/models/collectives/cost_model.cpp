@@ -32,6 +32,27 @@ constexpr double kNvlsLatencyUs = 25.0;
 
 constexpr std::array<Protocol, 3> kProtocols{Protocol::ll, Protocol::ll128, Protocol::simple};
 
+// The busiest member's time on its ports for a point-to-point collective, its scale-up port and its NIC
+// working at once: all-to-all (every member), gather and scatter (the root) exchange S / p with each of
+// the L - 1 other members of their domain over the scale-up fabric and with the p - L others over the
+// NIC; sendrecv sends S over the scale-up fabric when its domain has several members and over a NIC when
+// there are several domains (some member's successor is in the next domain).
+double point_to_point_port_seconds(CollectiveKind kind, std::uint64_t bytes, const FabricFigures& f) {
+  const double S = static_cast<double>(bytes), n = f.ranks;
+  const double local = f.scale_up ? f.ranks_per_domain : 1.0;  // members sharing the scale-up fabric
+  double scale_up_bytes = 0, nic_bytes = 0;
+  if (kind == CollectiveKind::sendrecv) {
+    if (local > 1) scale_up_bytes = S;
+    if (f.domains > 1 || local == 1) nic_bytes = S;
+  } else {
+    scale_up_bytes = (local - 1) * S / n;
+    nic_bytes = (n - local) * S / n;
+  }
+  const double up = scale_up_bytes > 0 ? scale_up_bytes / f.scale_up_bandwidth : 0.0;
+  const double out = nic_bytes > 0 ? nic_bytes / f.nic_bandwidth : 0.0;
+  return std::max(up, out);
+}
+
 double predict_seconds(CollectiveKind kind, Algorithm algorithm, Protocol protocol, std::uint64_t bytes,
                        const FabricFigures& f) {
   const auto pi = static_cast<std::size_t>(protocol);
@@ -60,20 +81,29 @@ double predict_seconds(CollectiveKind kind, Algorithm algorithm, Protocol protoc
     if (protocol == Protocol::ll128) busbw *= f.domains == 1 ? 7.0 / 9.0 : 120.0 / 128.0;
     algbw = busbw / 2.0;
   } else {
+    const bool pairs = accelerator::is_point_to_point(kind);
+    // Steps a member goes through, and how many of them cross domains. NCCL counts nRanks steps for
+    // broadcast and reduce (its ring moves the whole buffer over every link); point-to-point collectives,
+    // which NCCL does not model, are given one step per peer round.
     double nsteps = n - 1, inter_steps = domains - 1;
     if (kind == CollectiveKind::all_reduce) {
       nsteps = 2 * (n - 1);
       inter_steps = 2 * (domains - 1);
+    } else if (kind == CollectiveKind::broadcast || kind == CollectiveKind::reduce) {
+      nsteps = n;
+    } else if (kind == CollectiveKind::sendrecv) {
+      nsteps = 1;
+      inter_steps = domains > 1 ? 1 : 0;
     }
     const double intra = (f.scale_up ? kRingNvlink : kRingPci)[pi];
     latency_us = kRingBase[pi] + (nsteps - inter_steps) * intra + inter_steps * kRingNet[pi];
     if (protocol == Protocol::simple && kind == CollectiveKind::all_reduce && f.domains > 1)
       latency_us *= kRingSimpleMultiDomainFactor;
-    double busbw = f.bus_bandwidth;
-    if (protocol == Protocol::ll)
-      busbw /= (f.domains > 1 || kind == CollectiveKind::all_reduce) ? 4.0 : 3.0;
-    if (protocol == Protocol::ll128) busbw *= 0.92;
-    algbw = busbw * n / std::max(nsteps, 1.0);
+    double efficiency = 1;
+    if (protocol == Protocol::ll) efficiency = (f.domains > 1 || kind == CollectiveKind::all_reduce) ? 0.25 : 1.0 / 3;
+    if (protocol == Protocol::ll128) efficiency = 0.92;
+    if (pairs) return latency_us * 1e-6 + point_to_point_port_seconds(kind, bytes, f) / efficiency;
+    algbw = f.bus_bandwidth * efficiency * n / std::max(nsteps, 1.0);
   }
   return latency_us * 1e-6 + static_cast<double>(bytes) / algbw;
 }
@@ -90,6 +120,8 @@ FabricFigures fabric_figures(const network::ClusterSpec& cluster, const MemberLa
   if (cluster.scale_out.kind == network::ScaleOutKind::torus3d) nic = cluster.scale_out.torus.link_bandwidth;
   if (cluster.scale_out.switch_spec.port_bandwidth > 0) nic = std::min(nic, cluster.scale_out.switch_spec.port_bandwidth);
   const double scale_up = cluster.scale_up.bandwidth * cluster.scale_up.efficiency;
+  f.scale_up_bandwidth = scale_up;
+  f.nic_bandwidth = nic;
   if (f.domains == 1 && f.scale_up)
     f.bus_bandwidth = scale_up;
   else if (f.scale_up)

@@ -6,7 +6,11 @@
 //
 //   time = latency + bytes / algorithm bandwidth
 //   ring:  latency = base + (nsteps - nInterSteps) intra + nInterSteps inter   (x 1.4 multi-node Simple
-//          all-reduce); algbw = busbw * n / nsteps; busbw = B (LL / 4, LL128 * 0.92)
+//          all-reduce); algbw = busbw * n / nsteps; busbw = B (LL / 4, LL128 * 0.92). nsteps: all-reduce
+//          2 (n - 1), reduce-scatter and all-gather n - 1, broadcast and reduce n (NCCL's count).
+//   point-to-point (all-to-all, gather, scatter, sendrecv; NCCL has no model of its own for them): the
+//          ring's latency over the peer rounds (n - 1; sendrecv 1), plus the busiest member's time on
+//          its scale-up port and NIC (point_to_point_port_seconds), with the ring's protocol factors.
 //   tree:  latency = base + 2 ((ranks per domain - 1) intra + floor(log2 domains) inter);
 //          algbw = busbw / 2; busbw = 0.92 B (LL / 3.8, LL128 * 7/9 in one domain, 120/128 across)
 //   B: inside one domain the scale-up bandwidth per device; across domains min(scale-up, L x NIC), the
@@ -33,6 +37,8 @@ struct FabricFigures {
   std::uint32_t ranks_per_domain = 1;  // NCCL's ppn
   bool scale_up = false;               // intra-domain hops on NVLink (else PCI figures)
   double bus_bandwidth = 0;            // B above, bytes/s
+  double scale_up_bandwidth = 0;       // one device's scale-up port and its NIC, as the network carries
+  double nic_bandwidth = 0;            // them, bytes/s (point-to-point collectives)
   // NVLS can run (nvls_unavailable() is empty and the members are in one domain), and the switch's
   // reduction rate per port (X above), bytes/s.
   bool nvls = false;
@@ -48,11 +54,12 @@ struct Prediction {
 };
 
 // The best protocol's prediction for one algorithm (ring or tree, tree only for all_reduce; nvls where
-// figures.nvls, for all_reduce, reduce_scatter and all_gather).
+// figures.nvls, for all_reduce, reduce_scatter and all_gather). For the point-to-point collectives
+// (accelerator::is_point_to_point) `ring` stands for their sends.
 [[nodiscard]] Prediction predict(accelerator::CollectiveKind kind, accelerator::Algorithm algorithm,
                                  std::uint64_t bytes, const FabricFigures& figures);
 // NCCL's choice: the fastest of ring, tree (all_reduce) and NVLS (where it can run, for all_reduce,
-// reduce_scatter and all_gather); ring for broadcast and all_to_all.
+// reduce_scatter and all_gather); ring for the others.
 [[nodiscard]] Prediction select_algorithm(accelerator::CollectiveKind kind, std::uint64_t bytes,
                                           const FabricFigures& figures);
 

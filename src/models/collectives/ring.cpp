@@ -81,19 +81,35 @@ std::unique_ptr<StepPlan> make_ring_plan(accelerator::CollectiveKind kind, const
   return std::make_unique<RingPlan>(kind, layout.members, ring_neighbours(layout, members, rank, channels));
 }
 
-std::unique_ptr<StepPlan> make_chain_broadcast_plan(const MemberLayout& layout, std::span<const std::uint32_t> members,
-                                                    std::uint32_t rank, std::uint32_t root, std::uint32_t channels) {
+namespace {
+// A chain along each channel's ring that starts at ring position `first` (counted from the root's place)
+// and runs through every member: each forwards each piece as soon as it has it.
+std::unique_ptr<StepPlan> make_chain_plan(const MemberLayout& layout, std::span<const std::uint32_t> members,
+                                          std::uint32_t rank, std::uint32_t root, std::uint32_t first,
+                                          std::uint32_t channels) {
   const std::uint32_t p = layout.members;
   std::vector<RingNeighbours> chains(channels);
   for (std::uint32_t c = 0; c < channels; ++c) {
-    // Positions along the chain count from the root's place in this channel's ring.
-    const std::uint32_t start = layout.ring_position(root, c);
+    // Positions along the chain count from its head's place in this channel's ring.
+    const std::uint32_t start = (layout.ring_position(root, c) + first) % p;
     const std::uint32_t q = (layout.ring_position(rank, c) + p - start) % p;
     chains[c].position = q;
     if (q + 1 < p) chains[c].next = members[layout.ring_member((start + q + 1) % p, c)];
     if (q > 0) chains[c].previous = members[layout.ring_member((start + q - 1) % p, c)];
   }
   return std::make_unique<ChainPlan>(std::move(chains));
+}
+}  // namespace
+
+std::unique_ptr<StepPlan> make_chain_broadcast_plan(const MemberLayout& layout, std::span<const std::uint32_t> members,
+                                                    std::uint32_t rank, std::uint32_t root, std::uint32_t channels) {
+  return make_chain_plan(layout, members, rank, root, 0, channels);
+}
+
+std::unique_ptr<StepPlan> make_chain_reduce_plan(const MemberLayout& layout, std::span<const std::uint32_t> members,
+                                                 std::uint32_t rank, std::uint32_t root, std::uint32_t channels) {
+  // The chain starts at the root's successor and ends at the root, as NCCL's ring reduce does.
+  return make_chain_plan(layout, members, rank, root, 1, channels);
 }
 
 }  // namespace rackscale::models::collectives

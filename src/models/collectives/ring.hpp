@@ -10,10 +10,13 @@
 //   all-reduce      reduce-scatter then all-gather: 2 (p - 1) steps, each moving S / p.
 //   broadcast       a pipelined chain along the ring from the root: every member forwards each piece as
 //                   soon as it has it.
+//   reduce          the same chain the other way round, from the root's successor to the root: every
+//                   member adds its own data to each piece it receives and forwards the sum (NCCL's
+//                   ring reduce); the root ends with the sum.
 //
 // Without contention, one channel and no pipelining, a step takes a + (S / p) / B on a fabric of
 // latency a and bandwidth B, so all-reduce takes 2 (p - 1) (a + S / (p B)); reduce-scatter and
-// all-gather (p - 1) (a + S / (p B)); a broadcast of P pieces (p - 1) a + (p + P - 2) S / (P B).
+// all-gather (p - 1) (a + S / (p B)); a broadcast or reduce of P pieces (p - 1) a + (p + P - 2) S / (P B).
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -34,5 +37,9 @@ namespace rackscale::models::collectives {
                                                                   std::span<const std::uint32_t> members,
                                                                   std::uint32_t rank, std::uint32_t root,
                                                                   std::uint32_t channels);
+[[nodiscard]] std::unique_ptr<StepPlan> make_chain_reduce_plan(const MemberLayout& layout,
+                                                               std::span<const std::uint32_t> members,
+                                                               std::uint32_t rank, std::uint32_t root,
+                                                               std::uint32_t channels);
 
 }  // namespace rackscale::models::collectives

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -123,6 +124,7 @@ TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
   if (m.iteration_time == 0) throw std::invalid_argument("run: the iteration time must be positive");
 
   TcoReport r;
+  r.token_budget = in.token_budget;
   std::vector<std::string>& notes = r.notes;
 
   // --- Run size -------------------------------------------------------------------------------------
@@ -216,6 +218,7 @@ TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
   double host_embodied = use_act ? host_act : host_llm;
   if (std::isnan(acc_embodied) || std::isnan(host_embodied)) {
     acc_embodied = host_embodied = 0;
+    r.embodied_counted = false;
     notes.push_back("embodied carbon: no method has figures for this hardware; not counted");
   }
 
@@ -249,18 +252,20 @@ TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
 
   // --- Breakdown (whole run) ------------------------------------------------------------------------
   auto& rows = r.breakdown;
-  rows.push_back({"accelerators", acc_amortized, acc_embodied});
-  rows.push_back({"hosts (server factor)", hosts_amortized, host_embodied});
+  // Items whose carbon the model does not count have none (not 0): network hardware's embodied carbon
+  // has no figure in the reference, and neither the facility's nor maintenance's is modelled.
+  const auto embodied = [&](double kg) { return r.embodied_counted ? std::optional<double>(kg) : std::nullopt; };
+  rows.push_back({"accelerators", acc_amortized, embodied(acc_embodied)});
+  rows.push_back({"hosts (server factor)", hosts_amortized, embodied(host_embodied)});
   if (p.network == NetworkCost::itemized) {
-    // Network hardware's embodied carbon has no figure in the reference: not counted.
-    rows.push_back({"NICs", nics_usd * r.hardware_value_lost, 0});
-    rows.push_back({"switches", switches_usd * r.hardware_value_lost, 0});
-    rows.push_back({"optics and cables", optics_usd * r.hardware_value_lost, 0});
+    rows.push_back({"NICs", nics_usd * r.hardware_value_lost, std::nullopt});
+    rows.push_back({"switches", switches_usd * r.hardware_value_lost, std::nullopt});
+    rows.push_back({"optics and cables", optics_usd * r.hardware_value_lost, std::nullopt});
   } else {
-    rows.push_back({"network (Cottier share)", r.network_capex_usd * r.hardware_value_lost, 0});
+    rows.push_back({"network (Cottier share)", r.network_capex_usd * r.hardware_value_lost, std::nullopt});
   }
-  rows.push_back({"facility", facility_amortized, 0});
-  rows.push_back({"maintenance", w.maintenance_usd, 0});
+  rows.push_back({"facility", facility_amortized, std::nullopt});
+  rows.push_back({"maintenance", w.maintenance_usd, std::nullopt});
   const auto energy_row = [&](const char* item, double joules_per_iteration) {
     const double joules = joules_per_iteration * iterations;
     rows.push_back({item, joules * energy_price_per_joule, joules * carbon_per_joule});
@@ -269,7 +274,8 @@ TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
   energy_row("energy: hosts", e.hosts);
   energy_row("energy: NICs", e.nics);
   energy_row("energy: switches", e.switches);
-  energy_row("energy: other", e.other);
+  // Nothing else is metered in a training run today (cables and optics have no power figures).
+  if (e.other > 0) energy_row("energy: other", e.other);
   return r;
 }
 

@@ -3,6 +3,7 @@
 // one iteration, per million tokens and for the whole training run, with a breakdown table.
 // Units: USD, seconds, hours, kWh, kgCO2e (tonnes = kg / 1000).
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,19 +25,23 @@ struct Totals {
   double operational_kgco2e = 0;   // facility energy x grid intensity
   double embodied_llmcarbon_kgco2e = 0;  // NaN when the method has no figure for the node
   double embodied_act_kgco2e = 0;        // NaN when the method has no figure for the node
-  double embodied_kgco2e = 0;      // the chosen method's (or the other's, if it has none; 0 if neither)
+  double embodied_kgco2e = 0;      // the chosen method's (or the other's, if it has none; 0 if neither:
+                                   // TcoReport::embodied_counted is then false)
   double carbon_kgco2e = 0;        // operational + embodied
   double cloud_equivalent_usd = 0; // device hours x cloud price (comparison only)
 };
 
 // One row of the whole-run breakdown; rows sum to whole_run.cost_usd and whole_run.carbon_kgco2e.
+// carbon_kgco2e is empty where the model does not count the item's carbon (the embodied carbon of
+// network hardware, which has no figure; the facility; maintenance), which is not the same as 0.
 struct BreakdownRow {
   std::string item;
   double cost_usd = 0;
-  double carbon_kgco2e = 0;
+  std::optional<double> carbon_kgco2e;
 };
 
 struct TcoReport {
+  std::uint64_t token_budget = 0;  // tokens of the whole run as asked for (0: the iterations simulated)
   std::uint64_t iterations = 0;
   // Purchase cost.
   double accelerators_capex_usd = 0;
@@ -61,6 +66,7 @@ struct TcoReport {
   double host_llmcarbon_kg = 0;
   double host_act_kg = 0;
   double embodied_share = 0;       // run time / lifetime
+  bool embodied_counted = true;    // false when no method has figures for the hardware
 
   Totals per_iteration;
   Totals per_million_tokens;       // all zero when tokens per iteration is unknown

@@ -48,6 +48,7 @@ struct TrafficReport {
   double line_rate_fraction = 0;          // aggregate_throughput / injection_bandwidth
   pdes::SimTime completion_min = 0, completion_p50 = 0, completion_p99 = 0, completion_max = 0;
   double completion_mean = 0;
+  std::uint64_t completion_sum = 0;       // exact, over all delivered messages
   std::vector<LinkClassLoad> by_link_class;  // rank 0
   std::vector<BusyPort> busiest;             // rank 0: the 10 ports with the highest utilization
   PortTotals per_port;                       // rank 0

@@ -32,6 +32,10 @@ const char* collective_name(accelerator::CollectiveKind kind) {
     case accelerator::CollectiveKind::all_gather: return "all_gather";
     case accelerator::CollectiveKind::broadcast: return "broadcast";
     case accelerator::CollectiveKind::all_to_all: return "all_to_all";
+    case accelerator::CollectiveKind::reduce: return "reduce";
+    case accelerator::CollectiveKind::gather: return "gather";
+    case accelerator::CollectiveKind::scatter: return "scatter";
+    case accelerator::CollectiveKind::sendrecv: return "sendrecv";
   }
   return "?";
 }

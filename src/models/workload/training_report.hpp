@@ -30,12 +30,20 @@ struct CollectiveSummary {
   accelerator::CollectiveTally tally;  // over all devices and iterations (time summed per device)
 };
 
+// The layout's group sizes (data parallelism resolved) and its micro-batches per replica per iteration.
+struct LayoutSizes {
+  std::uint64_t tensor = 1, pipeline = 1, data = 1, context = 1, expert = 1, virtual_stages = 1;
+  std::uint64_t micro_batches = 0;
+  std::uint64_t devices_per_stage = 0;
+};
+
 // Valid on every rank except where noted.
 struct TrainingReport {
   std::string topology;
   std::uint64_t devices = 0, switches = 0, cables = 0, racks = 0;
   network::PartitionReport partition;
   std::string layout;                        // "TP 8 x PP 8 x DP 24 (CP 1, EP 1), 1F1B interleaved x2, ..."
+  LayoutSizes sizes;
   std::uint32_t iterations = 0;
   std::vector<pdes::SimTime> iteration_times;  // per iteration: the last device's end minus the previous one's
   pdes::SimTime iteration_time = 0;            // the last iteration's (steady state)
@@ -63,7 +71,6 @@ struct TrainingReport {
   // Cost and carbon from the scenario's `tco:` section; whole_run covers tco.token_budget when set,
   // else the iterations simulated. Empty only when the run has no iteration time.
   std::optional<tco::TcoReport> tco;
-  std::uint64_t token_budget = 0;              // tco.token_budget (0: not set)
   pdes::EngineTotals engine;                   // rank 0 only
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/accelerator/program.hpp"
+#include "models/collectives/bench_sizes.hpp"
 #include "models/workload/stack_spec.hpp"
 
 namespace rackscale::models::workload {
@@ -91,12 +92,18 @@ struct TrainingSpec {
   bool memory_warn_only = false;      // a job that does not fit: warn instead of stopping
 };
 
-// An nccl-tests style sweep: one collective over the first `devices` devices at every power-of-two size
-// from min_bytes to max_bytes.
+// An nccl-tests style sweep: one collective over the first `devices` devices at every size from
+// min_bytes to max_bytes (nccl-tests' -b, -e, -f and -i; collectives/bench_sizes.hpp), reported as
+// nccl-tests reports it.
 struct CollectiveBenchSpec {
   accelerator::CollectiveKind op = accelerator::CollectiveKind::all_reduce;
   std::uint64_t min_bytes = 8;
   std::uint64_t max_bytes = 8ULL << 30;
+  std::uint64_t step_factor = 2;          // each size times this; 1: plus step_bytes instead
+  std::uint64_t step_bytes = 1ULL << 20;  // used when step_factor is 1
+  collectives::DataType data_type = collectives::DataType::float32;
+  collectives::ReduceOp redop = collectives::ReduceOp::sum;  // ops that reduce (accelerator::reduces)
+  std::uint32_t root = 0;                                    // ops with a root (accelerator::has_root)
   std::uint32_t devices = 0;  // 0: every device of the cluster
   accelerator::Algorithm algorithm = accelerator::Algorithm::automatic;
 };
