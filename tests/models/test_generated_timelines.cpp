@@ -42,6 +42,19 @@ rackscale::models::AcceleratorSpec h100() {
   return a;
 }
 
+// What a test engine reports for `call`, started at `start` and taking `took`.
+rackscale::models::collectives::CallRecord record_of(const rackscale::models::collectives::CollectiveCall& call,
+                                                     SimTime start, SimTime took) {
+  rackscale::models::collectives::CallRecord record;
+  record.key = call.key;
+  record.kind = call.kind;
+  record.bytes = call.bytes;
+  record.members = static_cast<std::uint32_t>(call.members.size());
+  record.start = start;
+  record.end = start + took;
+  return record;
+}
+
 // Every collective completes the moment it starts: the data-parallel gradient reduction of a CP group
 // (its DP x CP group) then costs nothing, and the timelines are the programs' compute and point-to-point
 // transfers alone.
@@ -49,13 +62,7 @@ class InstantCollectives final : public rackscale::models::collectives::Collecti
  public:
   void start(net::DeviceLp& device, const rackscale::models::collectives::CollectiveCall& call,
              Completion done) override {
-    rackscale::models::collectives::CallRecord record;
-    record.key = call.key;
-    record.kind = call.kind;
-    record.bytes = call.bytes;
-    record.members = static_cast<std::uint32_t>(call.members.size());
-    record.start = record.end = device.time();
-    done(record);
+    done(record_of(call, device.time(), 0));
   }
   void on_delivery(net::DeviceLp&, const net::Delivery&) override {}
 };
@@ -73,16 +80,9 @@ class RingTimeCollectives final : public rackscale::models::collectives::Collect
 
   void start(net::DeviceLp& device, const rackscale::models::collectives::CollectiveCall& call,
              Completion done) override {
-    rackscale::models::collectives::CallRecord record;
-    record.key = call.key;
-    record.kind = call.kind;
-    record.bytes = call.bytes;
-    record.members = static_cast<std::uint32_t>(call.members.size());
-    record.start = device.time();
     const bool ring = call.kind == acc::CollectiveKind::all_gather || call.kind == acc::CollectiveKind::reduce_scatter;
     const SimTime took = ring ? ring_time(call.bytes, call.members.size(), latency_, bandwidth_) : 0;
-    record.end = record.start + took;
-    pending_.emplace(call.key, std::make_pair(record, std::move(done)));
+    pending_.emplace(call.key, std::make_pair(record_of(call, device.time(), took), std::move(done)));
     device.schedule(took, rackscale::models::collectives::kCollectiveTimerKind, {call.key, 0, 0, 0});
   }
   void on_delivery(net::DeviceLp&, const net::Delivery&) override {}

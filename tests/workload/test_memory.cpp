@@ -103,6 +103,45 @@ TEST(Memory, FusedAttentionAtLongSequenceIsLinearInTheSequence) {
             8192ULL * (69'184 - 64) + 5ULL * 16 * 131072 * 8192);
 }
 
+// ZeRO-3 of a 530B GPT (105 layers, h 20,480, 128 heads, V 51,200, tied) on 640 devices, no model
+// parallelism: a layer holds 5,033,246,720 parameters (norm 40,960, QKV 1,258,291,200, projection
+// 419,430,400, norm 40,960, MLP 1,677,721,600 twice); the device 529,539,522,560 / 640 = 827,405,504 of
+// them. FSDP gathers a layer at a time with one ahead: weights (shard + 2 layers) x 2 bytes; gradients the
+// shard and two units' unreduced ones. DeepSpeed's buckets of 5e7 elements are the tensors (QKV with the
+// norm before it 1,258,332,160; projection; the MLP input with its norm 1,677,762,560; the MLP output);
+// two of the largest exceed stage3_max_live_parameters (1e9), so nothing is prefetched: weights (shard +
+// 1,677,762,560) x 2; gradients the shard and two reduce buckets of 5e8.
+TEST(Memory, ZeroThreeHoldsWhatTheStackHolds) {
+  TrainingSpec spec;
+  spec.model.layers = 105;
+  spec.model.hidden = 20480;
+  spec.model.heads = 128;
+  spec.model.vocabulary = 51200;
+  spec.model.sequence = 2048;
+  spec.parallel.zero_stage = 3;
+  spec.parallel.micro_batch = 4;
+  spec.parallel.global_batch = 2560;
+  spec.parallel.recompute = Recompute::full;
+  const std::uint64_t shard = 827'405'504;
+  // FSDP's knobs (configs/presets/stacks/fsdp.yaml): a unit at a time, one ahead.
+  spec.stack.zero3_gather_elements = 0;
+  spec.stack.zero3_prefetch = 1;
+  spec.stack.zero3_reduce_elements = 0;
+  spec.stack.zero3_max_live_elements = 0;
+  MemoryBreakdown m = stage_memory(TrainingLayout(spec, 640), 0);
+  EXPECT_EQ(m.parameters, 529'539'522'560u);
+  EXPECT_EQ(m.weights, (shard + 2 * 5'033'246'720u) * 2);
+  EXPECT_EQ(m.gradients, shard * 2 + 2 * 5'033'246'720u * 2);
+  // DeepSpeed's (deepspeed.yaml).
+  spec.stack.zero3_gather_elements = 50'000'000;
+  spec.stack.zero3_reduce_elements = 500'000'000;
+  spec.stack.zero3_max_live_elements = 1'000'000'000;
+  m = stage_memory(TrainingLayout(spec, 640), 0);
+  EXPECT_EQ(m.weights, (shard + 1'677'762'560u) * 2);
+  EXPECT_EQ(m.gradients, shard * 2 + 2 * 500'000'000u * 2);
+  EXPECT_EQ(m.optimizer_states, shard * 12);
+}
+
 TEST(Memory, WorkedExampleZeroStages) {
   const std::uint64_t params = 41'566'208, shard = params / 2, largest_unit = 16'384'000;  // the embedding
   struct Row {

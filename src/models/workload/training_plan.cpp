@@ -622,6 +622,8 @@ double model_flops_per_token(const TransformerSpec& m, std::uint64_t active_para
   return 6.0 * static_cast<double>(active_parameters) + attention;
 }
 
+const char* model_flops_formula(const TransformerSpec& m) { return m.causal ? "6N + 6Lhs" : "6N + 12Lhs"; }
+
 double program_matmul_flops(const Program& program) {
   double flops = 0;
   for (const Op& op : program.ops)

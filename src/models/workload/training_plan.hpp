@@ -126,6 +126,8 @@ struct TrainingPlan {
 // counts it (Chowdhery et al. 2022, App. B); under a causal mask half of the scores exist, 6 L h s.
 // 6 N + 12 L h s for a model without a causal mask. No recomputation.
 [[nodiscard]] double model_flops_per_token(const TransformerSpec& model, std::uint64_t active_parameters);
+// That formula as reports state it beside MFU: "6N + 6Lhs" (causal) or "6N + 12Lhs".
+[[nodiscard]] const char* model_flops_formula(const TransformerSpec& model);
 
 // The matrix-product FLOPs of one program (compute ops with a shape): one device's share.
 [[nodiscard]] double program_matmul_flops(const accelerator::Program& program);
