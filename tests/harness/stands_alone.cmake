@@ -1,6 +1,6 @@
 # Fails if a tracked file of the repository points at files that only exist beside the developers'
-# clone (a ../shared folder with the reference figures and the design): a user's clone has none, so
-# such a path is a broken link in a doc or preset, or a test that cannot run. The figures are in
+# clone (a sibling folder that held the reference figures and the design): a user's clone has none,
+# so such a path is a broken link in a doc or preset, or a test that cannot run. The figures are in
 # data/reference/, the design in docs/design.md.
 #   cmake -DSOURCE=<clone> -P stands_alone.cmake
 # The pattern is written so that it does not match this file.
