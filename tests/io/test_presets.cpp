@@ -36,7 +36,7 @@ void expect_complete(PresetKind kind, const std::vector<std::string>& keys) {
     EXPECT_EQ(written, keys);  // every field, in the documented order
     ASSERT_NE(tree.find("name"), nullptr);
     EXPECT_EQ(tree.find("name")->value.scalar, name);
-    EXPECT_NE(tree.find("source")->value.scalar.find("shared/reference"), std::string::npos);
+    EXPECT_NE(tree.find("source")->value.scalar.find("data/reference"), std::string::npos);
   }
 }
 

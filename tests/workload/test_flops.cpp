@@ -1,5 +1,5 @@
 // FLOPs and parameters against the hand formulas of Narayanan et al. 2021 (SC'21), whose Table 1
-// (shared/reference/megatron2021_table1.csv) counts hardware FLOPs per iteration with full recomputation as
+// (data/reference/megatron2021_table1.csv) counts hardware FLOPs per iteration with full recomputation as
 //   F = 96 B s l h^2 (1 + s / 6h + V / 16 l h).
 #include <cmath>
 #include <vector>
@@ -19,7 +19,7 @@ struct MegatronRow {
   std::uint32_t heads, hidden, layers, tensor, pipeline, data, gpus, global_batch;
 };
 
-// Narayanan et al. 2021, Table 1 (shared/reference/megatron2021_table1.csv).
+// Narayanan et al. 2021, Table 1 (data/reference/megatron2021_table1.csv).
 const std::vector<MegatronRow> kTable1{
     {1.7, 24, 2304, 24, 1, 1, 32, 32, 512},        {3.6, 32, 3072, 30, 2, 1, 32, 64, 512},
     {7.5, 32, 4096, 36, 4, 1, 32, 128, 512},       {18.4, 48, 6144, 40, 8, 1, 32, 256, 1024},

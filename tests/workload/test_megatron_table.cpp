@@ -1,6 +1,6 @@
 // Validation against published measurements: Narayanan et al. 2021 (SC'21), Table 1, per-GPU throughput
 // of GPT models from 1.7B parameters on 32 A100s to 1T parameters on 3,072 A100s
-// (../shared/reference/megatron2021_table1.csv). The test reads the CSV and builds every row's case from
+// (data/reference/megatron2021_table1.csv). The test reads the CSV and builds every row's case from
 // its columns; it hard-codes no prediction. Every row's predicted hardware TFLOP/s per GPU must be
 // within 10% of the published one; the mean absolute error is printed (docs/validation.md records it).
 //
@@ -92,7 +92,7 @@ workload:
 }  // namespace
 
 TEST(MegatronTable1, EveryRowWithinTenPercentOfThePublishedThroughput) {
-  const auto rows = read_table(RACKSCALE_SHARED_REFERENCE "/megatron2021_table1.csv");
+  const auto rows = read_table(RACKSCALE_REFERENCE_DIR "/megatron2021_table1.csv");
   ASSERT_EQ(rows.size(), 10u);
   // One directory for both ranks: rank 0 names it and removes it once both are done with it.
   const rackscale::test::ScratchDir dir(world(), "megatron");
