@@ -83,6 +83,7 @@ workload:
   model: {{layers: {layers}, hidden: {hidden}, heads: {heads}, vocabulary: 51200, sequence: 2048, activation: gelu}}
   parallel: {{tensor: {tp}, pipeline: {pp}, virtual_stages: {v}, global_batch: {batch}, micro_batch: 1, recompute: full,
              fused_attention: false}}
+  stack: megatron_lm
 )",
                      fmt::arg("params", r.params_billion), fmt::arg("nodes", r.gpus / 8), fmt::arg("layers", r.layers),
                      fmt::arg("hidden", r.hidden), fmt::arg("heads", r.heads), fmt::arg("tp", r.tp), fmt::arg("pp", r.pp),
