@@ -13,3 +13,6 @@ sh "$here/phold_speedup.sh"
 echo
 echo "== one window's exchange, per synchronizer (2 ranks) =="
 "$here/../scripts/mpirun.sh" -np 2 "$here/../build/bench/bench_window_exchange"
+echo
+echo "== a 1 GiB all-reduce in closed form at 4,096-98,304 devices (2 ranks) =="
+sh "$here/collective_scale.sh"

@@ -69,6 +69,7 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
   call.members.resize(n);
   std::iota(call.members.begin(), call.members.end(), 0u);
   call.key = 1;
+  call.fingerprint = coll::members_fingerprint(call.members);  // once, not by each of the n members
   const coll::MemberLayout layout = coll::analyse_members(scenario.cluster, call.members);
   try {
     (void)coll::resolve_algorithm(scenario.cluster, layout, call.kind, call.algorithm, bench.min_bytes);
@@ -103,9 +104,11 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
     pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options);
     net::NetworkContext network(topology, scenario.network);
     coll::BenchStats stats;
+    // One layout cache for the rank's engines: each call's member list is analysed once per rank.
+    const auto layouts = std::make_shared<coll::MemberLayouts>();
     net::add_network_lps(engine, network, [&](std::uint32_t) {
-      return std::make_unique<coll::CollectiveBenchDevice>(coll::make_collective_engine(scenario.cluster, topology, collective_options),
-                                                           call, stats);
+      return std::make_unique<coll::CollectiveBenchDevice>(
+          coll::make_collective_engine(scenario.cluster, topology, collective_options, layouts), call, stats);
     });
     const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
 

@@ -156,11 +156,14 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   models::collectives::CollectiveOptions collective_options;
   wl::GroupDirectory groups(plan.layout);
   std::vector<std::pair<std::uint32_t, const acc::DeviceExecutor*>> executors;  // this rank's, by device
+  // One layout cache for the rank's engines: each group's member list is analysed once per rank.
+  const auto layouts = std::make_shared<models::collectives::MemberLayouts>();
   net::add_network_lps(engine, network, [&](std::uint32_t device) {
     auto executor = std::make_unique<acc::DeviceExecutor>(
         cluster.accelerator, indexes[plan.layout.role_of(device)],
         std::make_unique<wl::TrainingRole>(plan, groups, device),
-        models::collectives::make_collective_engine(cluster, topology, collective_options), tallies, spec.iterations,
+        models::collectives::make_collective_engine(cluster, topology, collective_options, layouts), tallies,
+        spec.iterations,
         trace.recorder(device));
     executors.emplace_back(device, executor.get());
     return executor;

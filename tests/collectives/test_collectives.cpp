@@ -147,9 +147,10 @@ Outcome run(const net::ClusterSpec& cluster, const net::Topology& topology, cons
   pdes::Engine engine(comm, pdes::RankMap(owner, ranks), {});
   net::NetworkContext context(topology, spec);
   coll::BenchStats stats;
+  coll::CollectiveCall shared = call;  // the rank's devices set their rank in it as they start
   net::add_network_lps(engine, context, [&](std::uint32_t) {
-    return std::make_unique<coll::CollectiveBenchDevice>(coll::make_collective_engine(cluster, topology, options), call,
-                                                         stats);
+    return std::make_unique<coll::CollectiveBenchDevice>(coll::make_collective_engine(cluster, topology, options),
+                                                         shared, stats);
   });
   (void)engine.run(pdes::kNever);
   Outcome out;

@@ -18,9 +18,8 @@ void CollectiveBenchDevice::start(network::DeviceLp& device) {
     if (it == call_.members.end()) return;
     rank = static_cast<std::uint32_t>(it - call_.members.begin());
   }
-  CollectiveCall mine = call_;
-  mine.rank = rank;
-  engine_->start(device, mine, [this](const CallRecord& record) {
+  call_.rank = rank;
+  engine_->start(device, call_, [this](const CallRecord& record) {
     stats_.first_start = std::min(stats_.first_start, record.start);
     stats_.last_end = std::max(stats_.last_end, record.end);
     ++stats_.completed;

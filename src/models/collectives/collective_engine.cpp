@@ -11,6 +11,7 @@
 #include "models/accelerator/message_tags.hpp"
 #include "models/collectives/closed_form.hpp"
 #include "models/collectives/collective_plan.hpp"
+#include "models/collectives/member_layouts.hpp"
 #include "models/collectives/send_pacer.hpp"
 
 namespace rackscale::models::collectives {
@@ -42,10 +43,12 @@ class Engine final : public CollectiveEngine, private Outbox {
   std::array<std::uint64_t, kMemoEntries> memo_tags_{};  // memo_tag() of each memo_ entry
 
  public:
-  Engine(const network::ClusterSpec& cluster, const network::Topology& topology, const CollectiveOptions& options)
+  Engine(const network::ClusterSpec& cluster, const network::Topology& topology, const CollectiveOptions& options,
+         std::shared_ptr<MemberLayouts> layouts)
       : cluster_(cluster),
         topology_(topology),
-        options_(options) {}
+        options_(options),
+        layouts_(std::move(layouts)) {}
 
   void start(network::DeviceLp& device, const CollectiveCall& call, Completion done) override {
     if (call.key >= accelerator::kCollectiveKeyLimit)
@@ -57,12 +60,14 @@ class Engine final : public CollectiveEngine, private Outbox {
       throw std::invalid_argument(fmt::format("collective: device {} started call {} while a call with that key is "
                                               "still running",
                                               device.device(), call.key));
+    const std::uint64_t print = call.fingerprint != 0 ? call.fingerprint : members_fingerprint(call.members);
+    const MemberLayout& layout = layouts_->of(cluster_, call.members, print);
     CallPlan plan;
-    if (use_closed_form(cluster_, call, device.network().spec)) {
-      const CallMemo& memo = closed_form_memo(call);
+    if (use_closed_form(cluster_, layout, device.network().spec)) {
+      const CallMemo& memo = closed_form_memo(call, print, layout);
       plan = plan_closed_form(call, memo.timing, *memo.traffic);  // begun below, before the memo can change
     } else {
-      plan = plan_call(cluster_, call, options_);
+      plan = plan_call(cluster_, call, options_, layout);
     }
     Active a;
     a.record = {call.key, call.kind, plan.algorithm, call.bytes, static_cast<std::uint32_t>(call.members.size()),
@@ -178,8 +183,7 @@ class Engine final : public CollectiveEngine, private Outbox {
     ClosedFormTiming timing;
     std::shared_ptr<const CallTraffic> traffic;
   };
-  const CallMemo& closed_form_memo(const CollectiveCall& call) {
-    const std::uint64_t print = call.fingerprint != 0 ? call.fingerprint : members_fingerprint(call.members);
+  const CallMemo& closed_form_memo(const CollectiveCall& call, std::uint64_t print, const MemberLayout& layout) {
     const bool small = call.members.size() <= kMemoMembers;
     const std::uint64_t tag = memo_tag(call, print);
     for (std::size_t e = 0; e < kMemoEntries; ++e) {
@@ -200,8 +204,8 @@ class Engine final : public CollectiveEngine, private Outbox {
          call.members.size(),
          print,
          small ? call.members : std::vector<std::uint32_t>{},
-         time_closed_form(cluster_, call),
-         std::make_shared<const CallTraffic>(messages_traffic(cluster_, call, options_))};
+         time_closed_form(cluster_, call, layout),
+         std::make_shared<const CallTraffic>(messages_traffic(cluster_, call, options_, layout))};
     next_memo_ = (next_memo_ + 1) % kMemoEntries;
     return m;
   }
@@ -229,6 +233,7 @@ class Engine final : public CollectiveEngine, private Outbox {
   const network::ClusterSpec& cluster_;
   const network::Topology& topology_;
   CollectiveOptions options_;
+  std::shared_ptr<MemberLayouts> layouts_;
   [[nodiscard]] CallState* find(std::uint32_t key) noexcept {
     for (const Running& r : active_)
       if (r.key == key) return r.state;
@@ -256,7 +261,14 @@ std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterS
 std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,
                                                          const network::Topology& topology,
                                                          const CollectiveOptions& options) {
-  return std::make_unique<Engine>(cluster, topology, options);
+  return make_collective_engine(cluster, topology, options, std::make_shared<MemberLayouts>());
+}
+
+std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,
+                                                         const network::Topology& topology,
+                                                         const CollectiveOptions& options,
+                                                         std::shared_ptr<MemberLayouts> layouts) {
+  return std::make_unique<Engine>(cluster, topology, options, std::move(layouts));
 }
 
 }  // namespace rackscale::models::collectives

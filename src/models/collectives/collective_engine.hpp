@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/accelerator/program.hpp"
+#include "models/collectives/member_layouts.hpp"
 #include "models/network/cluster_spec.hpp"
 #include "models/network/device_lp.hpp"
 #include "models/network/network_events.hpp"
@@ -98,5 +99,11 @@ class CollectiveEngine {
 [[nodiscard]] std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,
                                                                        const network::Topology& topology,
                                                                        const CollectiveOptions& options);
+// The same sharing `layouts` with the other engines of this rank (member_layouts.hpp): what a run makes
+// its devices' engines with, so that a call's p members analyse its member list once, not p times.
+[[nodiscard]] std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,
+                                                                       const network::Topology& topology,
+                                                                       const CollectiveOptions& options,
+                                                                       std::shared_ptr<MemberLayouts> layouts);
 
 }  // namespace rackscale::models::collectives

@@ -60,7 +60,7 @@ Algorithm resolve_algorithm(const network::ClusterSpec& cluster, const MemberLay
   return requested;
 }
 
-bool use_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call,
+bool use_closed_form(const network::ClusterSpec& cluster, const MemberLayout& layout,
                      const network::NetworkSpec& network) {
   switch (network.collectives) {
     case network::CollectiveModel::closed_form: return true;
@@ -69,13 +69,12 @@ bool use_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& 
   }
   if (network.fidelity == network::Fidelity::analytical) return true;
   // Inside one NVSwitch domain the fabric is non-blocking: only the call's own traffic meets at a port.
-  return cluster.scale_up.kind == network::ScaleUpKind::nvswitch &&
-         analyse_members(cluster, call.members).distinct_domains <= 1;
+  return cluster.scale_up.kind == network::ScaleUpKind::nvswitch && layout.distinct_domains <= 1;
 }
 
 CallTraffic messages_traffic(const network::ClusterSpec& cluster, const CollectiveCall& call,
-                             const CollectiveOptions& options) {
-  const CallPlan messages = plan_call(cluster, call, options);
+                             const CollectiveOptions& options, const MemberLayout& layout) {
+  const CallPlan messages = plan_call(cluster, call, options, layout);
   std::vector<SentMessages> sends;
   if (messages.state) messages.state->list_sends(sends);
   CallTraffic traffic;
@@ -95,7 +94,11 @@ CallTraffic messages_traffic(const network::ClusterSpec& cluster, const Collecti
 }
 
 ClosedFormTiming time_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call) {
-  const MemberLayout layout = analyse_members(cluster, call.members);
+  return time_closed_form(cluster, call, analyse_members(cluster, call.members));
+}
+
+ClosedFormTiming time_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call,
+                                  const MemberLayout& layout) {
   ClosedFormTiming timing;
   timing.algorithm = resolve_algorithm(cluster, layout, call.kind, call.algorithm, call.bytes);
   if (call.bytes == 0 || layout.members <= 1) return timing;
@@ -117,7 +120,11 @@ CallPlan plan_closed_form(const CollectiveCall& call, const ClosedFormTiming& ti
 }
 
 CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& call, const CollectiveOptions& options) {
-  const MemberLayout layout = analyse_members(cluster, call.members);
+  return plan_call(cluster, call, options, analyse_members(cluster, call.members));
+}
+
+CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& call, const CollectiveOptions& options,
+                   const MemberLayout& layout) {
   CallPlan plan;
   plan.algorithm = resolve_algorithm(cluster, layout, call.kind, call.algorithm, call.bytes);
   const std::uint32_t p = layout.members;

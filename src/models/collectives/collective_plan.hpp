@@ -41,16 +41,19 @@ struct CallPlan {
 // calls too large to number (more than 2^20 messages per call even without channels or pipelining).
 [[nodiscard]] CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& call,
                                  const CollectiveOptions& options);
+// The same with the members' layout already worked out (analyse_members(cluster, call.members)).
+[[nodiscard]] CallPlan plan_call(const network::ClusterSpec& cluster, const CollectiveCall& call,
+                                 const CollectiveOptions& options, const MemberLayout& layout);
 
 // Whether `network` (network.collectives, network.fidelity) wants `call` as a closed form rather than
 // as messages: always, never, or (automatic) where the network could not add contention to it anyway.
-[[nodiscard]] bool use_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call,
+[[nodiscard]] bool use_closed_form(const network::ClusterSpec& cluster, const MemberLayout& layout,
                                    const network::NetworkSpec& network);
 
 // What this member would send if the call ran as messages (plan_call(cluster, call, options)), by peer
 // and channel: what a closed-form call charges to the ports (closed_form.hpp).
 [[nodiscard]] CallTraffic messages_traffic(const network::ClusterSpec& cluster, const CollectiveCall& call,
-                                           const CollectiveOptions& options);
+                                           const CollectiveOptions& options, const MemberLayout& layout);
 
 // A call's closed form: the algorithm that would run and NCCL's predicted time for it. A function of
 // the call's kind, requested algorithm, size and members only, so a device may remember it for the
@@ -61,6 +64,8 @@ struct ClosedFormTiming {
   pdes::SimTime duration = 0;
 };
 [[nodiscard]] ClosedFormTiming time_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call);
+[[nodiscard]] ClosedFormTiming time_closed_form(const network::ClusterSpec& cluster, const CollectiveCall& call,
+                                                const MemberLayout& layout);
 
 // The call as a closed form (closed_form.hpp) taking `timing` (time_closed_form of the call), charging
 // `traffic` (messages_traffic of the call) to the ports when it begins; `traffic` must live until then.

@@ -51,6 +51,33 @@ class RingPlan final : public StepPlan {
     return st;
   }
 
+  // Every step sends one segment of split(data, p) to the ring's next member: reduce-scatter every
+  // segment but (q + 1) mod p, all-gather every one but (q + 2) mod p, all-reduce both. Segments come in
+  // two sizes (the first data % p are a byte larger), so the steps' messages are those two sizes with
+  // counts that follow from which segments are left out.
+  [[nodiscard]] bool sum_sends(std::uint32_t channel, std::uint64_t data, std::uint32_t pieces,
+                               std::vector<SentMessages>& out) const override {
+    const RingNeighbours& ring = rings_[channel];
+    const std::uint64_t larger = data % p_;  // segments [0, larger) hold one byte more
+    std::uint64_t large = 0, small = 0;
+    const auto all_but = [&](std::uint32_t left_out) {
+      large += larger - (left_out < larger ? 1 : 0);
+      small += (p_ - larger) - (left_out < larger ? 0 : 1);
+    };
+    const std::uint32_t q = ring.position;
+    if (kind_ != accelerator::CollectiveKind::all_gather) all_but((q + 1) % p_);
+    if (kind_ != accelerator::CollectiveKind::reduce_scatter) all_but((q + 2) % p_);
+    const std::uint64_t segment = data / p_;
+    for (const auto& [bytes, count] : {std::pair{segment + 1, large}, std::pair{segment, small}}) {
+      if (count == 0 || bytes == 0) continue;
+      // append_parts' two sizes of part, `count` times over.
+      const std::uint64_t part = bytes / pieces, bigger = bytes % pieces;
+      if (bigger > 0) out.push_back({ring.next, channel, part + 1, bigger * count, Leg::to_device});
+      if (part > 0) out.push_back({ring.next, channel, part, (pieces - bigger) * count, Leg::to_device});
+    }
+    return true;
+  }
+
  private:
   accelerator::CollectiveKind kind_;
   std::uint32_t p_;

@@ -125,6 +125,7 @@ void StepMachine::try_send(network::DeviceLp& device, Outbox& out, std::uint32_t
 void StepMachine::list_sends(std::vector<SentMessages>& out) const {
   for (std::uint32_t c = 0; c < channels_; ++c) {
     const std::uint64_t data = channel_bytes(c);
+    if (plan_->sum_sends(c, data, pieces_, out)) continue;
     for (std::uint32_t s = 0; s < steps_; ++s) {
       const Step st = plan_->step(s, c, data);
       if (st.send_to != kNoPeer) append_parts(out, st.send_to, c, st.send_bytes, st.pieces ? st.pieces : pieces_);

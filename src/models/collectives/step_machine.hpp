@@ -48,6 +48,13 @@ class StepPlan {
   [[nodiscard]] virtual std::uint32_t steps() const = 0;
   // Step `s` of channel `channel`, whose share of the call's data is `data` bytes.
   [[nodiscard]] virtual Step step(std::uint32_t s, std::uint32_t channel, std::uint64_t data) const = 0;
+  // What channel `channel` sends over the whole call, each message cut into `pieces`, appended to `out`
+  // by formula (the same messages, by size, as walking the steps), in O(1); false: no formula, walk the
+  // steps (CallState::list_sends).
+  [[nodiscard]] virtual bool sum_sends(std::uint32_t /*channel*/, std::uint64_t /*data*/, std::uint32_t /*pieces*/,
+                                       std::vector<SentMessages>& /*out*/) const {
+    return false;
+  }
 };
 
 class StepMachine final : public CallState {
