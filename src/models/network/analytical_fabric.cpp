@@ -35,7 +35,7 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
                              serialization_time(message.bytes, port.bandwidth), 0);
     at = port.peer;
   }
-  source.emit(dst, latency + serialization_time(message.bytes, bottleneck), kMessageArrival,
+  source.emit(dst, message.depart_after + latency + serialization_time(message.bytes, bottleneck), kMessageArrival,
               encode_message_arrival(message.id, message.bytes));
 }
 
