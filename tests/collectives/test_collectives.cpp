@@ -376,6 +376,29 @@ TEST(Collectives, AllToAllIsOneLatencyPlusTheSendersBytes) {
   EXPECT_NEAR(static_cast<double>(c.time()), static_cast<double>(a.time()), 0.01 * static_cast<double>(a.time()));
 }
 
+// Messages that come far ahead of their turn: on a star whose device 0 hangs on a link 1,000 times
+// slower, every receiver's message from device 0 is the last to come in, and device 1 hears it at its
+// step 0, after the p - 2 of its later steps (more than the 64 a piece keeps as bits; the rest wait in a
+// set). Device 0's port is the last to finish: p - 1 parts of S / p at the slow rate, a + (p - 1) S / (p
+// B_slow). The call completes on every member only if no early message is lost.
+TEST(Collectives, AllToAllTakesMessagesThatComeFarAheadOfTheirTurn) {
+  const std::uint32_t p = 80;
+  const std::uint64_t S = std::uint64_t{p} << 16;
+  const double slow = kB / 1000;
+  std::vector<net::NodeId> devices;
+  std::vector<rackscale::testing::Cable> cables;
+  for (net::NodeId d = 1; d <= p; ++d) {
+    devices.push_back(d);
+    cables.push_back({0, d, d == 1 ? slow : kB, kLink});
+  }
+  net::Topology t = rackscale::testing::make_topology(p + 1, devices, cables);
+  t.router = std::make_unique<rackscale::testing::StarRouter>();
+  const Outcome out = run(star_cluster(p), t, analytical(), call_of(CollectiveKind::all_to_all, Algorithm::ring, S, p),
+                          plain());
+  EXPECT_EQ(out.completed, p);
+  EXPECT_EQ(out.time(), kA + (p - 1) * ser(S / p, slow));
+}
+
 // Scatter: the root's port sends the p - 1 parts back to back, in the order of NCCL's point-to-point
 // rounds (the member after the root first): a + (p - 1) S / (p B), the last part's arrival.
 TEST(Collectives, ScatterIsTheRootsPortSendingEveryPart) {

@@ -108,10 +108,9 @@ class Engine final : public CollectiveEngine, private Outbox {
   }
 
   void on_timer(network::DeviceLp& device, const pdes::Event& event) override {
-    if (event.payload[3] != kWakeCall) {
-      pacer().on_timer(device, event);
-      return;
-    }
+    if (event.payload[3] != kWakeCall)
+      throw std::logic_error(fmt::format("collectives: device {} got a timer that is no call's wake-up",
+                                         device.device()));
     const auto key = static_cast<std::uint32_t>(event.payload[0]);
     CallState* const state = find(key);
     if (state == nullptr) return;  // cannot happen: a call waits for its own wake-up
@@ -148,8 +147,7 @@ class Engine final : public CollectiveEngine, private Outbox {
     (void)device.multicast(group, bytes, accelerator::collective_tag(key_, index));
   }
 
-  // Timer payload[3]: kWakeCall marks a call's own wake-up (payload[0] = its key); the pacer's timers
-  // leave it 0.
+  // Timer payload[3]: kWakeCall marks a call's own wake-up (payload[0] = its key), the only timer here.
   static constexpr std::uint64_t kWakeCall = 1;
 
   void wake_at(network::DeviceLp& device, pdes::SimTime at) override {

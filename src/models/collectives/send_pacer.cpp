@@ -35,25 +35,10 @@ void SendPacer::send(network::DeviceLp& device, std::uint32_t dst_device, std::u
   const Route& r = route(device, dst_device);
   if (ports_.empty()) ports_.resize(topology_.nodes[device.node()].port_count);
   Port& port = ports_[r.port];
-  const pdes::SimTime hold = network::serialization_time(bytes, r.bandwidth);
   const pdes::SimTime now = device.time();
-  if (port.queue.empty() && port.free_at <= now) {
-    port.free_at = now + hold;
-    device.send_message(dst_device, bytes, flow, tag);
-    return;
-  }
-  if (port.queue.empty()) device.schedule(port.free_at - now, kCollectiveTimerKind, {r.port, 0, 0, 0});
-  port.queue.push_back({dst_device, bytes, flow, tag, hold});
-}
-
-void SendPacer::on_timer(network::DeviceLp& device, const pdes::Event& event) {
-  Port& port = ports_[event.payload[0]];
-  const Pending next = port.queue.front();
-  port.queue.pop_front();
-  const pdes::SimTime now = device.time();
-  port.free_at = now + next.hold;
-  device.send_message(next.dst, next.bytes, next.flow, next.tag);
-  if (!port.queue.empty()) device.schedule(next.hold, kCollectiveTimerKind, event.payload);
+  const pdes::SimTime depart = std::max(now, port.free_at);
+  port.free_at = depart + network::serialization_time(bytes, r.bandwidth);
+  device.send_message(dst_device, bytes, flow, tag, depart - now);
 }
 
 }  // namespace rackscale::models::collectives

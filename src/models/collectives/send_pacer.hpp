@@ -4,14 +4,15 @@
 // call split into channels or pipeline pieces would look C or P times faster than it is. The pacer
 // restores the sender's side of the port: per output port of the device, messages leave one after
 // another, each holding the port for S / (its path's bottleneck bandwidth), as the per-byte gap G of
-// the LogGP model. A message that finds its port busy waits in a FIFO for a timer event
-// (kCollectiveTimerKind). Receivers are not paced: incast still goes uncounted in this fidelity.
+// the LogGP model. A message that finds its port busy leaves when the port is free: FIFO, so its
+// departure is known when it is posted, and it is sent at once with that departure
+// (Message::depart_after) rather than held for a timer event; an analytical path's time does not depend
+// on when a message takes it. Receivers are not paced: incast still goes uncounted in this fidelity.
 //
 // With one message in flight per port (one channel, no pipelining, one peer per step) nothing ever
 // waits, and times are the plain alpha-beta ones.
 #include <array>
 #include <cstdint>
-#include <deque>
 #include <vector>
 
 #include "models/network/device_lp.hpp"
@@ -25,17 +26,10 @@ class SendPacer {
 
   void send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow,
             std::uint64_t tag);
-  void on_timer(network::DeviceLp& device, const pdes::Event& event);
 
  private:
-  struct Pending {
-    std::uint32_t dst = 0;
-    std::uint64_t bytes = 0, flow = 0, tag = 0;
-    pdes::SimTime hold = 0;  // time it occupies the port
-  };
   struct Port {
-    pdes::SimTime free_at = 0;
-    std::deque<Pending> queue;
+    pdes::SimTime free_at = 0;  // when the last message posted on it has left
   };
   // Per destination, not per flow: the first port and the bottleneck bandwidth are the same on every
   // equal-cost path of the topologies built here (a device has one NIC; parallel paths are made of the

@@ -38,7 +38,15 @@ void StepMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t 
                                        "has {} steps",
                                        device.device(), index, s, src_device, steps_));
   Piece& p = piece(c, k);
-  if (s < p.arrived || !early_.insert(index).second)
+  const std::uint32_t ahead = s - p.arrived;
+  bool fresh = false;
+  if (s >= p.arrived && ahead < 64) {
+    fresh = (p.early & (std::uint64_t{1} << ahead)) == 0 && (early_far_.empty() || !early_far_.contains(index));
+    p.early |= std::uint64_t{1} << ahead;
+  } else if (s >= p.arrived) {
+    fresh = early_far_.insert(index).second;
+  }
+  if (!fresh)
     throw std::logic_error(fmt::format("collective: device {} got message {} from device {} twice", device.device(),
                                        index, src_device));
   advance_arrivals(c, k);
@@ -73,12 +81,20 @@ void StepMachine::advance_arrivals(std::uint32_t channel, std::uint32_t k) {
   const std::uint64_t data = channel_bytes(channel);
   while (p.arrived < steps_) {
     const Step st = plan_->step(p.arrived, channel, data);
+    std::uint32_t next = p.arrived + 1;
     if (!takes_part(st, k)) {
-      p.arrived = std::max(p.arrived + 1, std::min(st.resume_at, steps_));
-      continue;
+      next = std::max(next, std::min(st.resume_at, steps_));
+    } else if (st.recv_from != kNoPeer) {
+      if ((p.early & 1) != 0) {
+        p.early &= ~std::uint64_t{1};
+      } else if (early_far_.empty() || early_far_.erase(index(p.arrived, channel, k)) == 0) {
+        break;
+      }
     }
-    if (st.recv_from != kNoPeer && early_.erase(index(p.arrived, channel, k)) == 0) break;
-    ++p.arrived;
+    // Steps skipped hold no message, so nothing set is shifted out below bit 0.
+    const std::uint32_t by = next - p.arrived;
+    p.early = by < 64 ? p.early >> by : 0;
+    p.arrived = next;
   }
 }
 

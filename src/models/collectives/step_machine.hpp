@@ -14,7 +14,8 @@
 // Steps without a receive count as arrived; steps without a send are skipped (so are steps of fewer
 // pieces than P, for the pieces beyond). Every member numbers
 // steps the same way, so a message's index ((step * C + channel) * P + piece) names the same step on
-// both ends. Messages may arrive in any order (spraying reorders them); early ones wait in a set.
+// both ends. Messages may arrive in any order (spraying reorders them); early ones wait as bits of their
+// piece, or in a set when they come 64 or more steps ahead.
 #include <cstdint>
 #include <memory>
 #include <unordered_set>
@@ -71,6 +72,10 @@ class StepMachine final : public CallState {
   struct Piece {
     std::uint32_t next_send = 0;  // the next step whose send is pending
     std::uint32_t arrived = 0;    // steps [0, arrived) have arrived (or have no receive)
+    // Steps arrived + i (i < 64) whose message is in but not yet taken: bit i. Messages of a piece nearly
+    // always come in order, so a bit rather than a hash set (an insert and an erase per message); those
+    // that come 64 or more steps ahead go to early_far_.
+    std::uint64_t early = 0;
     bool done = false;
     bool at_barrier = false;      // its next send waits for every piece of the step before
   };
@@ -94,7 +99,7 @@ class StepMachine final : public CallState {
   std::uint32_t pieces_;
   std::uint32_t steps_;
   std::vector<Piece> pieces_state_;
-  std::unordered_set<std::uint32_t> early_;  // indices that arrived before their turn
+  std::unordered_set<std::uint32_t> early_far_;  // indices that arrived 64 or more steps before their turn
   std::vector<std::vector<std::uint32_t>> at_barrier_;  // per channel: pieces waiting at a phase barrier
   std::uint32_t unfinished_;
 };

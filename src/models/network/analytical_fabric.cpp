@@ -9,7 +9,6 @@
 #include "models/network/network_events.hpp"
 #include "models/network/network_node_lp.hpp"
 #include "models/network/output_port.hpp"
-#include "models/network/path.hpp"
 
 namespace rackscale::models::network {
 
@@ -18,24 +17,30 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
   const NodeId src = topology.devices[message.src_device];
   const NodeId dst = topology.devices[message.dst_device];
   if (send_without_links(source, message, src, dst)) return;
-  RouteTag tag = topology.router->start(src, dst, message.flow, 0);
+  // Every link on the path carries the message; the counters feed link utilization.
   pdes::SimTime latency = 0;
-  double bottleneck = std::numeric_limits<double>::infinity();
-  NodeId at = src;
-  for (std::size_t hops = 0; at != dst; ++hops) {
-    if (hops > topology.nodes.size())
-      throw std::logic_error(fmt::format("routing loop from node {} to node {} (router {})", src, dst,
-                                         topology.router->name()));
-    const PortIndex index = topology.router->next_port(at, dst, tag);
-    const Port& port = topology.port(at, index);
-    latency += port.latency;
-    bottleneck = std::min(bottleneck, port.bandwidth);
-    // Every link on the path carries the message; the counters feed link utilization.
-    context_.counters.record(topology.port_id(at, index), message.bytes,
-                             serialization_time(message.bytes, port.bandwidth), 0);
-    at = port.peer;
+  double bottleneck = 0;
+  if (const FlowPathCache::Path* path = paths_.find(src, dst, message.flow)) {
+    for (std::uint32_t hop = 0; hop < path->hops; ++hop) {
+      const std::uint32_t id = path->ports[hop];
+      context_.counters.record(id, message.bytes, serialization_time(message.bytes, topology.ports[id].bandwidth), 0);
+    }
+    latency = path->latency;
+    bottleneck = path->bottleneck;
+  } else {
+    bottleneck = std::numeric_limits<double>::infinity();
+    RouteTag tag = topology.router->start(src, dst, message.flow, 0);
+    for (NodeId at = src; at != dst;) {  // FlowPathCache::find has walked it once: no loop
+      const PortIndex index = topology.router->next_port(at, dst, tag);
+      const Port& port = topology.port(at, index);
+      latency += port.latency;
+      bottleneck = std::min(bottleneck, port.bandwidth);
+      context_.counters.record(topology.port_id(at, index), message.bytes,
+                               serialization_time(message.bytes, port.bandwidth), 0);
+      at = port.peer;
+    }
   }
-  source.emit(dst, latency + serialization_time(message.bytes, bottleneck), kMessageArrival,
+  source.emit(dst, message.depart_after + latency + serialization_time(message.bytes, bottleneck), kMessageArrival,
               encode_message_arrival(message.id, message.bytes));
 }
 

@@ -4,18 +4,20 @@
 // path is the router's (for ECMP, the flow's path). One event per message, straight from sender to
 // receiver; the delay is at least the latency of any link the path crosses, so at least the lookahead.
 #include "models/network/fabric.hpp"
+#include "models/network/flow_path_cache.hpp"
 #include "models/network/network_context.hpp"
 
 namespace rackscale::models::network {
 
 class AnalyticalFabric final : public Fabric {
  public:
-  explicit AnalyticalFabric(NetworkContext& context) : context_(context) {}
+  explicit AnalyticalFabric(NetworkContext& context) : context_(context), paths_(*context.topology) {}
   void send(NetworkNodeLp& source, const Message& message) override;
   void on_event(NetworkNodeLp& node, const pdes::Event& event) override;
 
  private:
   NetworkContext& context_;
+  FlowPathCache paths_;
 };
 
 }  // namespace rackscale::models::network

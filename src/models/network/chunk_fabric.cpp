@@ -17,6 +17,9 @@ void ChunkFabric::send(NetworkNodeLp& source, const Message& message) {
   const NodeId src = topology.devices[message.src_device];
   const NodeId dst = topology.devices[message.dst_device];
   if (send_without_links(source, message, src, dst)) return;
+  if (message.depart_after != 0)  // chunks queue at the device's own port here; nothing paces them before it
+    throw std::logic_error(fmt::format("chunk fidelity: device {} held a message {} ps before sending it",
+                                       message.src_device, message.depart_after));
   const std::uint64_t size = context_.spec.chunk_bytes;
   const std::uint64_t chunks = std::max<std::uint64_t>(1, (message.bytes + size - 1) / size);
   if (chunks > std::numeric_limits<std::uint32_t>::max())

@@ -31,9 +31,9 @@ MessageId DeviceLp::checked_id(std::uint64_t tag) const {
 }
 
 MessageId DeviceLp::send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow,
-                                 std::uint64_t tag) {
+                                 std::uint64_t tag, pdes::SimTime depart_after) {
   check_destination(dst_device);
-  const Message message{checked_id(tag), device_, dst_device, bytes, flow};
+  const Message message{checked_id(tag), device_, dst_device, bytes, flow, depart_after};
   network().fabric->send(*this, message);
   return message.id;
 }

@@ -41,8 +41,10 @@ class DeviceLp final : public NetworkNodeLp {
   [[nodiscard]] std::uint32_t device() const noexcept { return device_; }
   [[nodiscard]] pdes::SimTime time() const noexcept { return now(); }
   // Starts sending; the receiver's behaviour gets on_delivery, with `tag`, when the last byte is in.
-  // `tag` (< 2^44) must be unique among this device's messages in flight.
-  MessageId send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow, std::uint64_t tag);
+  // `tag` (< 2^44) must be unique among this device's messages in flight. `depart_after` > 0 (analytical
+  // fidelity only) holds the message that long in the device first: Message::depart_after.
+  MessageId send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow, std::uint64_t tag,
+                         pdes::SimTime depart_after = 0);
   // A zero-byte message (a signal) that the receiver takes in at `not_before`, or at its arrival over the
   // path (its latency, as for any zero-byte message in both fidelities) if that is later. For a receiver
   // whose only response would be to wait until a time the sender already knows (a closed-form call's

@@ -1,5 +1,9 @@
 #include "models/network/fabric.hpp"
 
+#include <stdexcept>
+
+#include <fmt/format.h>
+
 #include "models/network/analytical_fabric.hpp"
 #include "models/network/chunk_fabric.hpp"
 #include "models/network/network_context.hpp"
@@ -14,6 +18,9 @@ std::unique_ptr<Fabric> make_fabric(NetworkContext& context) {
 
 bool send_without_links(NetworkNodeLp& source, const Message& message, NodeId src, NodeId dst) {
   if (src != dst && message.bytes != 0) return false;
+  if (message.depart_after != 0)  // the pacer holds only messages that load a port
+    throw std::logic_error(fmt::format("a message of {} bytes from device {} to device {} was held {} ps before leaving",
+                                       message.bytes, message.src_device, message.dst_device, message.depart_after));
   source.emit_arrival(dst, message.id, message.bytes);
   return true;
 }

@@ -30,6 +30,10 @@ struct Message {
   std::uint32_t dst_device = 0;
   std::uint64_t bytes = 0;
   std::uint64_t flow = 0;  // ECMP flow label: messages with the same label take the same path
+  // How long after the send the message leaves the device: a sender-side port queue ahead of it
+  // (collectives/send_pacer.hpp). Analytical fidelity only, where a path's time does not depend on when
+  // a message takes it, so leaving later is the send delayed; the chunk fidelity queues at the port itself.
+  pdes::SimTime depart_after = 0;
 };
 
 // What the receiving device learns when a message has fully arrived.

@@ -1,0 +1,47 @@
+#pragma once
+// The ports of a flow's path, remembered in a direct-mapped table for the analytical fabric. A
+// collective's messages follow few paths many times over (a ring's device sends each channel's 2(p - 1)
+// steps to the same neighbour on the same flow), and walking the route for every message (the router's
+// arithmetic and hashes at each hop) cost about 900 instructions of a ring message's 1,400 in the fabric.
+// Routers are stateless (router.hpp), so a hit and a miss give the same path, and a rank's senders share
+// one table.
+//
+// An entry is one cache line: the key, the path's latency and bottleneck, and up to kMaxHops port ids
+// (bandwidths are read from Topology::ports when a message is charged). Longer paths (dragonfly detours)
+// are walked every time.
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "models/network/topology.hpp"
+#include "pdes/time.hpp"
+
+namespace rackscale::models::network {
+
+class FlowPathCache {
+ public:
+  static constexpr std::uint32_t kMaxHops = 7;
+
+  struct alignas(64) Path {
+    std::uint32_t src = 0xFFFF'FFFFu;  // device nodes; src = all ones: an empty slot
+    std::uint32_t dst = 0;
+    std::uint64_t flow = 0;
+    pdes::SimTime latency = 0;
+    double bottleneck = 0;
+    std::uint32_t hops = 0;  // 0 with src set: longer than kMaxHops, not kept
+    std::array<std::uint32_t, kMaxHops> ports{};  // Topology port ids, in path order
+  };
+
+  explicit FlowPathCache(const Topology& topology) : topology_(topology) {}
+
+  // The path of `flow` from device node `src` to device node `dst` (src != dst), or nullptr when it has
+  // more than kMaxHops hops. Throws std::logic_error on a routing loop.
+  [[nodiscard]] const Path* find(NodeId src, NodeId dst, std::uint64_t flow);
+
+ private:
+  const Topology& topology_;
+  unsigned bits_ = 0;
+  std::vector<Path> paths_;  // allocated at the first look-up: runs whose collectives are closed forms never ask
+};
+
+}  // namespace rackscale::models::network

@@ -1,0 +1,102 @@
+// The analytical fabric's table of flow paths (network/flow_path_cache.hpp) against walking the router
+// hop by hop: the same ports, latency and bottleneck on a miss and on a hit, for every ordered pair of
+// devices and many flows (enough that entries are replaced), and no entry for paths longer than it keeps.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+
+#include <gtest/gtest.h>
+
+#include "models/network/flow_path_cache.hpp"
+#include "topology_checks.hpp"
+
+namespace {
+using namespace topo_test;
+
+// Walks `t` with its router and compares with both look-ups of the cache; returns the longest path seen.
+std::size_t expect_cache_walks_the_router(const Topology& t, std::uint64_t flows) {
+  FlowPathCache cache(t);
+  std::size_t longest = 0;
+  const auto n = static_cast<std::uint32_t>(t.device_count());
+  for (std::uint64_t flow = 0; flow < flows; ++flow) {
+    for (std::uint32_t s = 0; s < n; ++s) {
+      for (std::uint32_t d = 0; d < n; ++d) {
+        if (s == d) continue;
+        const std::uint64_t label = (flow << 32) | (s * 31u + d);
+        const Route r = route(t, s, d, label);
+        EXPECT_TRUE(r.reached);
+        longest = std::max(longest, r.hops());
+        SimTime latency = 0;
+        double bottleneck = std::numeric_limits<double>::infinity();
+        for (std::size_t h = 0; h < r.hops(); ++h) {
+          const Port& p = t.port(r.nodes[h], r.ports[h]);
+          latency += p.latency;
+          bottleneck = std::min(bottleneck, p.bandwidth);
+        }
+        for (int lookup = 0; lookup < 2; ++lookup) {  // a miss, then (unless replaced) a hit
+          const FlowPathCache::Path* path = cache.find(t.devices[s], t.devices[d], label);
+          if (r.hops() > FlowPathCache::kMaxHops) {
+            EXPECT_EQ(path, nullptr) << s << " -> " << d;
+            continue;
+          }
+          if (path == nullptr || path->hops != r.hops()) {
+            ADD_FAILURE() << s << " -> " << d << ": " << (path == nullptr ? 0 : path->hops) << " hops kept, the router takes "
+                          << r.hops();
+            continue;
+          }
+          for (std::size_t h = 0; h < r.hops(); ++h)
+            EXPECT_EQ(path->ports[h], t.port_id(r.nodes[h], r.ports[h])) << s << " -> " << d << " hop " << h;
+          EXPECT_EQ(path->latency, latency);
+          EXPECT_EQ(path->bottleneck, bottleneck);
+        }
+      }
+    }
+  }
+  return longest;
+}
+
+TEST(FlowPathCache, FatTreePathsAreTheRoutersOnAMissAndOnAHit) {
+  ClusterSpec c = fat_tree(16, 4, 8, 3);
+  with_scale_up(c, ScaleUpKind::nvswitch, 4);
+  const Topology t = build_topology(c, RoutingMode::ecmp);
+  // 64 devices, 4,032 ordered pairs, 3 flows each: 12,096 keys in 4,096 entries, so entries are replaced.
+  EXPECT_EQ(expect_cache_walks_the_router(t, 3), 6u);
+
+  // One pair, more flows than entries: flows of the pair share entries, and their ECMP paths differ.
+  FlowPathCache cache(t);
+  const std::uint32_t src = 0, dst = 63;
+  std::size_t differ = 0;
+  for (std::uint64_t flow = 0; flow < 10'000; ++flow) {
+    const Route r = route(t, src, dst, flow);
+    const FlowPathCache::Path* path = cache.find(t.devices[src], t.devices[dst], flow);
+    ASSERT_NE(path, nullptr);
+    ASSERT_EQ(path->hops, r.hops());
+    for (std::size_t h = 0; h < r.hops(); ++h) ASSERT_EQ(path->ports[h], t.port_id(r.nodes[h], r.ports[h])) << flow;
+    if (path->ports != cache.find(t.devices[src], t.devices[dst], flow + 1)->ports) ++differ;
+  }
+  EXPECT_GT(differ, 1'000u);  // the flows do spread over the spines and cores
+}
+
+TEST(FlowPathCache, DragonflyDetoursAreTheRouters) {
+  ClusterSpec c = cluster(9 * 4 * 2 / 2, 2, 2);
+  c.scale_out.kind = ScaleOutKind::dragonfly;
+  c.scale_out.switch_spec.radix = 2 + 4 - 1 + 2;
+  c.scale_out.dragonfly = DragonflySpec{4, 2, 2, 9};
+  const Topology t = build_topology(c, RoutingMode::valiant);
+  EXPECT_EQ(expect_cache_walks_the_router(t, 2), 7u);  // device, local, global, local, global, local, device
+}
+
+// A 6 x 6 x 6 torus routes up to 3 + 3 + 3 hops in dimension order: the longer paths are not kept.
+TEST(FlowPathCache, TorusPathsLongerThanItKeepsAreWalked) {
+  ClusterSpec c = cluster(6 * 6 * 6, 1, 1);
+  c.nics_per_node = 0;
+  c.scale_out.kind = ScaleOutKind::torus3d;
+  c.scale_out.torus.dims = {6, 6, 6};
+  c.scale_out.torus.rack_dims = {2, 2, 2};
+  c.scale_out.torus.link_bandwidth = kNicBandwidth;
+  c.scale_out.torus.link_latency = kCableLatency;
+  const Topology t = build_topology(c, RoutingMode::dimension_order);
+  EXPECT_EQ(expect_cache_walks_the_router(t, 1), 9u);
+}
+
+}  // namespace
