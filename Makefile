@@ -5,6 +5,10 @@
 #               everything, run every test
 #   make bench  install Google Benchmark, build, run the benchmarks in bench/ (figures go to
 #               docs/performance.md)
+#   make check-asan  install what the tests need, build everything with AddressSanitizer and UBSan
+#               (the asan preset, build-asan/) and run every test under them (docs/reliability.md)
+#   make fuzz   install clang, build the fuzz targets (fuzz/, the fuzz preset) and fuzz the config
+#               loader for FUZZ_SECONDS (default 60; docs/reliability.md)
 # WERROR=ON turns compiler warnings into errors. CI sets it (.ci/run); it is off by default so that a
 # newer compiler's new warnings do not stop a user's build.
 JOBS ?= $(shell nproc)
@@ -15,7 +19,7 @@ CONFIGURE = cmake --preset release -DRACKSCALE_WERROR=$(WERROR)
 # and benchmarks out, and later ones keep what build/ has (make test and make bench turn them on).
 FIRST_TIME = $(if $(wildcard build/CMakeCache.txt),,-DRACKSCALE_BUILD_TESTS=OFF -DRACKSCALE_BUILD_BENCH=OFF)
 
-.PHONY: run test bench clean
+.PHONY: run test bench check-asan fuzz clean
 
 run:
 	@sh scripts/install-deps.sh
@@ -35,5 +39,20 @@ bench:
 	@cmake --build --preset release -j $(JOBS)
 	sh bench/run_all.sh
 
+# Debug with ASan and UBSan: several times slower, so the tests' limits are longer (tests/CMakeLists.txt).
+check-asan:
+	@sh scripts/install-deps.sh --for-tests
+	@cmake --preset asan -DRACKSCALE_WERROR=$(WERROR) -DRACKSCALE_BUILD_TESTS=ON >/dev/null
+	@cmake --build --preset asan -j $(JOBS)
+	ctest --preset asan -j $(JOBS)
+
+# The main build keeps the default compiler; only build-fuzz/ uses clang (libFuzzer).
+FUZZ_SECONDS ?= 60
+fuzz:
+	@sh scripts/install-deps.sh --for-fuzz
+	@cmake --preset fuzz -DRACKSCALE_WERROR=$(WERROR) >/dev/null
+	@cmake --build --preset fuzz -j $(JOBS) --target fuzz_config
+	sh bench/fuzz_config.sh $(FUZZ_SECONDS)
+
 clean:
-	rm -rf build build-debug build-asan
+	rm -rf build build-debug build-asan build-fuzz

@@ -5,6 +5,8 @@
 #   sh scripts/install-deps.sh --for-tests   and everything the test suite needs (make test): GoogleTest,
 #                                            Google Benchmark (make test builds bench/ too), and Slurm
 #                                            with munge for the job scripts' test (tests/slurm)
+#   sh scripts/install-deps.sh --for-fuzz    and clang with its libFuzzer and sanitizer runtimes, for the
+#                                            fuzz preset (make fuzz)
 # Slurm and munge stay off a machine that only runs rackscale: their packages start daemons.
 # Idempotent: prints nothing and changes nothing when every package is already installed.
 set -eu
@@ -20,13 +22,15 @@ RUN="
 "
 BENCH="libbenchmark-dev"
 TESTS="libgtest-dev $BENCH slurmctld slurmd slurm-client munge"
+FUZZ="clang libclang-rt-dev"
 
 PACKAGES=$RUN
 for option in "$@"; do
   case "$option" in
     --for-bench) PACKAGES="$PACKAGES $BENCH" ;;
     --for-tests) PACKAGES="$PACKAGES $TESTS" ;;
-    *) echo "install-deps: unknown option '$option': expected --for-bench or --for-tests" >&2; exit 2 ;;
+    --for-fuzz) PACKAGES="$PACKAGES $FUZZ" ;;
+    *) echo "install-deps: unknown option '$option': expected --for-bench, --for-tests or --for-fuzz" >&2; exit 2 ;;
   esac
 done
 

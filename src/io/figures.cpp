@@ -16,6 +16,9 @@ template <class... F>
 struct Overloaded : F... {
   using F::operator()...;
 };
+// Spelled out for clang 14 (the fuzz preset), which lacks C++20's deduction for aggregates.
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
 
 nlohmann::ordered_json number(double x) { return std::isnan(x) ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(x); }
 

@@ -85,6 +85,19 @@ const std::map<std::string, std::string>& expected_messages() {
        "13:9: tco.grid: expected one of world, usa, europe, taiwan, india, iceland, coal, gas, solar, hydro, nuclear, "
        "wind, usa_patterson2021, found 'germany'"},
       {"tco_unknown_key.yaml", "13:3: tco.token_budjet: unknown key; did you mean 'token_budget'?"},
+      {"alias_cycle.yaml",
+       "10:52: cluster.scale_out.fat_tree.oversubscription[0]: alias *ratio is inside the value it names (a cycle); "
+       "expected an alias to a finished value"},
+      {"alias_bomb.yaml",
+       "8:7: laughs.l4: expected aliases to copy at most 100000 values in all, found more (nested aliases multiply)"},
+      {"nul_byte.yaml", "2:11: expected text, found a NUL byte"},
+      {"nesting_too_deep.yaml",
+       "2:1207: YAML syntax error: expected values nested at most 499 levels deep, found deeper"},
+      {"multiple_documents.yaml",
+       "12:1: expected one YAML document, found a second one (after '---' or '...')"},
+      {"tag_unknown.yaml", "4:10: cluster.nodes: expected a value without a YAML tag, found the tag '!count'"},
+      {"tag_binary.yaml", "2:7: name: expected a value without a YAML tag, found the tag '!!binary'"},
+      {"devices_overflow.yaml", "4:3: cluster.nodes: 8000000000 devices; at most 4294967295 are supported"},
       {"not_a_mapping.yaml",
        "2:1: expected a mapping of scenario keys (name, cluster, workload, ...), found a sequence"},
   };

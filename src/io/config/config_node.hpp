@@ -48,11 +48,14 @@ struct ConfigEntry {
   ConfigNode value;
 };
 
-// Reads and parses a YAML file (the first document). An unreadable file, a YAML syntax error, a
-// non-scalar key or a key written twice in one mapping is a ConfigError naming the file and line.
+// Reads and parses a YAML file (config_parse.cpp). A ConfigError naming the file and line for: an
+// unreadable file, a YAML syntax error, a NUL byte, a second document, a non-scalar key, a key written
+// twice in one mapping, a tag (!foo, !!binary), an alias inside the value it names, and aliases copying
+// more than kMaxAliasCopies values (yaml_tree_builder.hpp). Other aliases are expanded.
 [[nodiscard]] ConfigNode parse_yaml_file(const std::string& path);
-// Parses YAML text from the command line; every node gets `origin`.
-[[nodiscard]] ConfigNode parse_yaml_text(const std::string& text, const Origin& origin);
+// Parses YAML text from the command line, with the same checks; every node gets `origin`. Messages
+// name values below `path`, the key the text is given for.
+[[nodiscard]] ConfigNode parse_yaml_text(const std::string& text, const Origin& origin, const std::string& path = "");
 
 // Block-style YAML of the tree (sequences of scalars in flow style), for Scenario::resolved_yaml.
 [[nodiscard]] std::string emit_yaml(const ConfigNode& node);

@@ -25,7 +25,7 @@ void apply_override(ConfigNode& root, const std::string& assignment,
 
   Origin origin;
   origin.override_text = shown;
-  ConfigNode value = parse_yaml_text(assignment.substr(equals + 1), origin);
+  ConfigNode value = parse_yaml_text(assignment.substr(equals + 1), origin, key_path);
 
   ConfigNode* node = &root;
   std::string path;

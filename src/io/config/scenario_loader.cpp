@@ -285,7 +285,6 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
   models::Scenario scenario;
   scenario.source_file = path;
   scenario.overrides = overrides;
-  scenario.resolved_yaml = emit_yaml(root);
   KeyLocations* locations = &scenario.key_locations;
 
   const MapReader r(root, "", {"name", "description", "cluster", "network", "workload", "simulation", "tco"}, locations);
@@ -296,6 +295,8 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
   scenario.workload = read_workload(r.require("workload"), scenario.cluster, locations);
   scenario.simulation = read_simulation(r.find("simulation"), scenario.workload.kind, locations);
   scenario.tco = read_tco(r.find("tco"), scenario.cluster, locations);
+  // Only once the tree is known good: emitting a hostile one (a million keys) is wasted time.
+  scenario.resolved_yaml = emit_yaml(root);
   return scenario;
 }
 

@@ -267,6 +267,10 @@ wl::TrainingSpec read_training(const MapReader& r, const models::network::Cluste
   } catch (const std::invalid_argument& e) {
     const std::string message = e.what();
     const std::string key = message.substr(0, message.find(':'));
+    // A key outside the workload (cluster.nodes, when the devices overflow) was read before it, its
+    // place recorded; the workload's own node would point at the wrong line.
+    if (locations != nullptr && !key.starts_with("workload."))
+      if (const auto at = locations->find(key); at != locations->end()) throw ConfigError(at->second + ": " + message);
     throw ConfigError(closest_node(r.node(), key).origin.str() + ": " + message);
   }
   if (t.parallel.dtype == DType::fp8 && !(cluster.accelerator.peak_fp8_flops > 0)) {
