@@ -164,6 +164,8 @@ int run_collective_scenario(const boost::mpi::communicator& comm, const models::
     });
   } catch (const std::invalid_argument& e) {
     return fail(kExitBadInput, locate_error(scenario, e.what()));
+  } catch (const ResultsFileError& e) {
+    return fail(kExitInternalError, e.what());
   } catch (const pdes::SimulationError& e) {
     return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
   }

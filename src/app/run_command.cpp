@@ -83,6 +83,8 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
       return fail(kExitInfeasible, e.what());
     } catch (const std::invalid_argument& e) {
       return fail(kExitBadInput, locate_error(scenario, e.what()));
+    } catch (const ResultsFileError& e) {
+      return fail(kExitInternalError, e.what());
     } catch (const pdes::SimulationError& e) {
       return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
     }
@@ -98,6 +100,8 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
     report = run_traffic(comm, scenario, options_);
   } catch (const std::invalid_argument& e) {
     return fail(kExitBadInput, locate_error(scenario, e.what()));
+  } catch (const ResultsFileError& e) {
+    return fail(kExitInternalError, e.what());
   } catch (const pdes::SimulationError& e) {
     return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
   }
