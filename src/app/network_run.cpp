@@ -85,6 +85,7 @@ pdes::EngineOptions engine_options_for(const models::Scenario& scenario, const R
   engine_options.sync = options.sync;
   engine_options.seed = scenario.simulation.seed;
   engine_options.progress = options.progress;
+  engine_options.window_timeout_seconds = options.window_timeout_seconds;
   return engine_options;
 }
 
