@@ -39,8 +39,9 @@ std::string allocator_in_use() {
 
 int world_rank = 0;  // for the out-of-memory message, which may not allocate
 
-// mimalloc's report of an error. Out of memory, Debian's mimalloc (built as C) would abort() with a raw
-// stack dump: say what was being built and how to fit instead, and exit 3 (docs/reliability.md, "Memory").
+// mimalloc's report of an error. Out of memory, Debian's mimalloc (built as C, so its operator new
+// cannot throw std::bad_alloc and does not see a std::new_handler) would abort() with a raw stack dump:
+// say what was being built and how to fit instead, and exit 3 (docs/reliability.md, "Memory").
 void on_allocator_error(int error, void* /*arg*/) {
   if (error == ENOMEM) rackscale::app::exit_out_of_memory(world_rank, rackscale::app::kExitInfeasible);
 }
@@ -48,7 +49,6 @@ void on_allocator_error(int error, void* /*arg*/) {
 
 int main(int argc, char** argv) {
   using namespace rackscale::app;
-  throw_bad_alloc_when_out_of_memory();
   boost::mpi::environment env(argc, argv);
   const boost::mpi::communicator world;
   world_rank = world.rank();

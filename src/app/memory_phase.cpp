@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <new>
 #include <utility>
 
 #include <fmt/format.h>
@@ -17,8 +16,6 @@ std::string& phase() {
   static std::string current;
   return current;
 }
-
-[[noreturn]] void out_of_memory() { throw std::bad_alloc(); }
 }  // namespace
 
 MemoryPhase::MemoryPhase(std::string what) : previous_(std::exchange(phase(), std::move(what))) {}
@@ -28,8 +25,6 @@ MemoryPhase::~MemoryPhase() { phase() = std::move(previous_); }
 void MemoryPhase::set(std::string what) { phase() = std::move(what); }
 
 std::string current_memory_phase() { return phase().empty() ? std::string("setting up") : phase(); }
-
-void throw_bad_alloc_when_out_of_memory() { std::set_new_handler(out_of_memory); }
 
 namespace {
 constexpr const char* kHowToFit =

@@ -24,11 +24,6 @@ class MemoryPhase {
 // The innermost phase marked now, or "setting up" when none is.
 [[nodiscard]] std::string current_memory_phase();
 
-// Makes operator new throw std::bad_alloc when memory runs out. mimalloc, which serves this process's
-// allocations (main.cpp), is built as C by Debian and calls abort() instead unless a new-handler is
-// installed, which left a raw stack dump (SIGABRT, exit 134) and no word of what happened.
-void throw_bad_alloc_when_out_of_memory();
-
 // The message for an allocation failure on `rank`, naming the phase and how to fit.
 [[nodiscard]] std::string out_of_memory_message(int rank);
 // The same, written to standard error without allocating (for mimalloc's error callback, main.cpp), then
