@@ -24,6 +24,7 @@
 #include "models/collectives/cost_model.hpp"
 #include "models/collectives/member_layout.hpp"
 #include "models/network/build_topology.hpp"
+#include "app/memory_phase.hpp"
 #include "models/network/network_lps.hpp"
 #include "models/network/partition_report.hpp"
 #include "models/network/rack_graph.hpp"
@@ -49,7 +50,9 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
                                 const RunOptions& options) {
   const auto setup_start = std::chrono::steady_clock::now();
   const models::workload::CollectiveBenchSpec& bench = scenario.workload.collective;
+  MemoryPhase phase("building the topology");
   const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
+  phase.set(fmt::format("simulating collectives over {} devices", topology.device_count()));
   const auto total_devices = static_cast<std::uint32_t>(topology.device_count());
   const std::uint32_t n = bench.devices == 0 ? total_devices : bench.devices;
   if (n > total_devices || n == 0)
@@ -167,6 +170,8 @@ int run_collective_scenario(const boost::mpi::communicator& comm, const models::
     });
   } catch (const std::invalid_argument& e) {
     return fail(kExitBadInput, locate_error(scenario, e.what()));
+  } catch (const ResultsFileError& e) {
+    return fail(kExitInternalError, e.what());
   } catch (const pdes::SimulationError& e) {
     return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
   }

@@ -1,7 +1,9 @@
 // The rackscale command: parses the command line on every rank and runs the chosen subcommand.
+#include <cerrno>
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "app/command.hpp"
 #include "app/console_options.hpp"
 #include "app/exit_codes.hpp"
+#include "app/memory_phase.hpp"
 #include "app/phold_command.hpp"
 #include "app/validate_command.hpp"
 #include "app/partition_command.hpp"
@@ -34,12 +37,24 @@ std::string allocator_in_use() {
   const int v = mi_version();  // 209 for 2.0.9
   return "mimalloc " + std::to_string(v / 100) + "." + std::to_string(v / 10 % 10) + "." + std::to_string(v % 10);
 }
+
+
+int world_rank = 0;  // for the out-of-memory message, which may not allocate
+
+// mimalloc's report of an error. Out of memory, Debian's mimalloc (built as C, so its operator new
+// cannot throw std::bad_alloc and does not see a std::new_handler) would abort() with a raw stack dump:
+// say what was being built and how to fit instead, and exit 3 (docs/reliability.md, "Memory").
+void on_allocator_error(int error, void* /*arg*/) {
+  if (error == ENOMEM) rackscale::app::exit_out_of_memory(world_rank, rackscale::app::kExitInfeasible);
+}
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace rackscale::app;
   boost::mpi::environment env(argc, argv);
   const boost::mpi::communicator world;
+  world_rank = world.rank();
+  mi_register_error(on_allocator_error, nullptr);
 
   CLI::App cli{"rackscale: a parallel discrete-event simulator of distributed DNN training on large clusters"};
   cli.set_version_flag("--version",
@@ -75,6 +90,10 @@ int main(int argc, char** argv) {
   try {
     for (const auto& command : commands)
       if (command->chosen()) return command->execute(world);
+  } catch (const std::bad_alloc&) {
+    // Any rank may run out; its message is the one that matters. mpirun stops the others.
+    std::cerr << "rackscale: " << out_of_memory_message(world.rank()) << '\n';
+    return kExitInfeasible;
   } catch (const std::exception& e) {
     std::cerr << "rackscale: internal error on rank " << world.rank() << ": " << e.what() << '\n';
     return kExitInternalError;

@@ -13,6 +13,7 @@
 #include <spdlog/spdlog.h>
 
 #include "models/network/build_topology.hpp"
+#include "app/memory_phase.hpp"
 #include "models/network/network_lps.hpp"
 #include "models/network/rack_graph.hpp"
 #include "models/traffic/traffic_device.hpp"
@@ -85,13 +86,16 @@ pdes::EngineOptions engine_options_for(const models::Scenario& scenario, const R
   engine_options.sync = options.sync;
   engine_options.seed = scenario.simulation.seed;
   engine_options.progress = options.progress;
+  engine_options.window_timeout_seconds = options.window_timeout_seconds;
   return engine_options;
 }
 
 TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Scenario& scenario,
                           const RunOptions& options) {
   const auto setup_start = std::chrono::steady_clock::now();
+  MemoryPhase phase("building the topology");
   const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
+  phase.set(fmt::format("building the LPs of {} devices and their network", topology.device_count()));
   const auto [method, rack_rank] = place_racks(comm, topology, scenario, options);
   pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options_for(scenario, options));
 
@@ -121,6 +125,7 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
   spdlog::info("simulating {} devices on {} rank(s) after {:.3f} s of setup", report.devices, comm.size(),
                report.setup_seconds);
   spdlog::debug("{} LPs on this rank", engine.local_lps().size());
+  phase.set(fmt::format("simulating {} devices", report.devices));
   const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
 
   // Integer figures first: they add up exactly whatever the placement.

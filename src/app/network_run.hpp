@@ -22,6 +22,7 @@ struct RunOptions {
   std::string queue;      // empty: the engine's default
   std::string sync = "auto";
   std::shared_ptr<pdes::ProgressMonitor> progress = nullptr;  // none shown
+  double window_timeout_seconds = pdes::kDefaultWindowTimeoutSeconds;  // --window-timeout (0: off)
   // Called on every rank once the run's figures are reduced, before run_traffic returns (the results
   // file is written here); an exception it throws leaves run_traffic.
   std::function<void(const models::traffic::TrafficRunState&)> on_finished;

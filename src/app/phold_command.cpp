@@ -8,6 +8,7 @@
 #include <fmt/ranges.h>
 
 #include "app/exit_codes.hpp"
+#include "app/window_timeout_option.hpp"
 #include "io/engine_report.hpp"
 #include "io/text_table.hpp"
 #include "partition/partitioner.hpp"
@@ -52,6 +53,7 @@ PholdCommand::PholdCommand(CLI::App& parent, const ConsoleOptions& console)
   command_->add_option("--placement", run_.placement,
                        fmt::format("LP placement on ranks: {}", fmt::join(partition::partitioner_names(), ", ")))
       ->capture_default_str();
+  add_window_timeout_option(*command_, run_.window_timeout_seconds);
   command_->add_flag("--json", json_, "Also print the results as one JSON object on the last line");
 }
 

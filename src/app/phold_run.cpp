@@ -29,6 +29,7 @@ PholdResult run_phold(const boost::mpi::communicator& comm, const PholdRun& run,
   options.sync = run.sync;
   options.seed = run.seed;
   options.progress = run.progress;
+  options.window_timeout_seconds = run.window_timeout_seconds;
   pdes::Engine engine(comm, std::move(map), options);
   engine.declare_any_to_any_latency(run.model.lookahead);
   for (pdes::LpId lp : engine.rank_map().lps_of(comm.rank()))

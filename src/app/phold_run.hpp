@@ -9,6 +9,7 @@
 
 #include "models/phold/phold.hpp"
 #include "pdes/progress.hpp"
+#include "pdes/window_watchdog.hpp"
 #include "pdes/statistics.hpp"
 
 namespace rackscale::app {
@@ -21,6 +22,7 @@ struct PholdRun {
   std::string sync = "auto";
   std::string placement = "block";    // partitioner that places LPs on ranks
   std::shared_ptr<pdes::ProgressMonitor> progress = nullptr;  // none shown
+  double window_timeout_seconds = pdes::kDefaultWindowTimeoutSeconds;  // --window-timeout (0: off)
 };
 
 struct PholdResult {

@@ -4,7 +4,6 @@
 
 #include "io/hdf5/error.hpp"
 #include "io/hdf5/results_file.hpp"
-#include "pdes/error.hpp"
 
 namespace rackscale::app {
 
@@ -23,8 +22,8 @@ void write_results_file(const boost::mpi::communicator& comm, const OutputOption
     write(results.file());
     results.commit();
   } catch (const io::hdf5::Error& e) {
-    // HDF5 fails collectively (file creation, MPI-IO writes), so every rank gets here together.
-    throw pdes::SimulationError(comm.rank(), fmt::format("cannot write the results file {}: {}", output.path, e.what()));
+    // Every rank gets here together: the wrapper agrees on each collective call's outcome.
+    throw ResultsFileError(fmt::format("cannot write the results file {}: {}", output.path, e.what()));
   }
 }
 

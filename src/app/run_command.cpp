@@ -17,6 +17,7 @@
 #include "io/training_summary.hpp"
 #include "app/training_output.hpp"
 #include "app/training_run.hpp"
+#include "app/window_timeout_option.hpp"
 #include "models/memory/infeasible_job.hpp"
 #include "partition/partitioner.hpp"
 #include "pdes/error.hpp"
@@ -40,6 +41,7 @@ RunCommand::RunCommand(CLI::App& parent, const ConsoleOptions& console)
       ->capture_default_str();
   command_->add_flag("--json", json_, "Also print the results as one JSON object on the last line");
   command_->add_option("--output", output_.path, "Write the results to this HDF5 file (docs/output.md)");
+  add_window_timeout_option(*command_, options_.window_timeout_seconds);
   add_trace_options(*command_, trace_);
   command_->add_flag("--force", output_.force, "Replace the --output or --trace file if it exists");
 }
@@ -83,6 +85,8 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
       return fail(kExitInfeasible, e.what());
     } catch (const std::invalid_argument& e) {
       return fail(kExitBadInput, locate_error(scenario, e.what()));
+    } catch (const ResultsFileError& e) {
+      return fail(kExitInternalError, e.what());
     } catch (const pdes::SimulationError& e) {
       return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
     }
@@ -98,6 +102,8 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
     report = run_traffic(comm, scenario, options_);
   } catch (const std::invalid_argument& e) {
     return fail(kExitBadInput, locate_error(scenario, e.what()));
+  } catch (const ResultsFileError& e) {
+    return fail(kExitInternalError, e.what());
   } catch (const pdes::SimulationError& e) {
     return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
   }

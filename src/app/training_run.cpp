@@ -15,6 +15,7 @@
 #include "models/collectives/collective_engine.hpp"
 #include "models/memory/memory_check.hpp"
 #include "models/network/build_topology.hpp"
+#include "app/memory_phase.hpp"
 #include "models/network/network_lps.hpp"
 #include "models/network/rack_graph.hpp"
 #include "models/power/cluster_energy.hpp"
@@ -136,7 +137,9 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   const auto setup_start = std::chrono::steady_clock::now();
   const net::ClusterSpec& cluster = scenario.cluster;
   const wl::TrainingSpec& spec = scenario.workload.training;
+  MemoryPhase phase("building the topology");
   const net::Topology topology = net::build_topology(cluster, scenario.network.routing);
+  phase.set(fmt::format("building the training plan of {} devices", topology.device_count()));
   const wl::TrainingPlan plan = wl::build_training_plan(spec, cluster);
 
   wl::TrainingReport report;
@@ -149,6 +152,7 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   const auto [method, rack_rank] = place_racks(comm, topology, scenario, options);
   pdes::Engine engine(comm, net::lp_rank_map(topology, rack_rank, comm.size()), engine_options_for(scenario, options));
 
+  phase.set(fmt::format("building the LPs of {} devices and their network", topology.device_count()));
   std::vector<std::shared_ptr<const acc::ProgramIndex>> indexes;
   for (const auto& program : plan.programs) indexes.push_back(std::make_shared<acc::ProgramIndex>(program));
   net::NetworkContext network(topology, scenario.network);
@@ -198,6 +202,7 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
                report.setup_seconds);
   spdlog::debug("{} LPs on this rank", engine.local_lps().size());
 
+  phase.set(fmt::format("simulating {} devices", report.devices));
   const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
 
   // Iteration ends: the last device to finish each iteration.

@@ -1,6 +1,7 @@
 #include "pdes/dense_window_sync.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 
 #include <boost/mpi/exception.hpp>
@@ -39,6 +40,7 @@ WindowEnd DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes,
   const int ranks = comm_.size();
   const int me = comm_.rank();
   const MPI_Comm comm(comm_);
+  watchdog_.start(++windows_);
   requests_.clear();
   for (int peer = 0; peer < ranks; ++peer) {
     if (peer == me) continue;
@@ -62,13 +64,17 @@ WindowEnd DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes,
     MPI_Status status;
     int bytes = 0;
     // While the peer's message is not here, the queue sorts ahead; when it has nothing left to sort,
-    // this rank blocks in MPI as before.
+    // this rank blocks in MPI as before, or, with a watchdog, polls (as a blocking probe does inside
+    // MPI) until its timeout.
     int arrived = 0;
     while (arrived == 0) {
       BOOST_MPI_CHECK_RESULT(MPI_Improbe, (peer, kTag, comm, &arrived, &message, &status));
-      if (arrived == 0 && !queue.prepare(prepare_until)) {
+      if (arrived != 0 || queue.prepare(prepare_until)) continue;
+      if (!watchdog_.enabled()) {
         BOOST_MPI_CHECK_RESULT(MPI_Mprobe, (peer, kTag, comm, &message, &status));
         arrived = 1;
+      } else if (watchdog_.expired()) {
+        watchdog_.abort(std::array{peer}, name());
       }
     }
     BOOST_MPI_CHECK_RESULT(MPI_Get_count, (&status, MPI_BYTE, &bytes));
@@ -82,10 +88,33 @@ WindowEnd DenseWindowSync::end_window(std::vector<std::vector<Event>>& outboxes,
     for (std::size_t i = 1; i < records; ++i) queue.push(receive_buffer_[i]);
     stats.remote_received += records - 1;
   }
-  BOOST_MPI_CHECK_RESULT(MPI_Waitall, (static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+  wait_for_sends();
 
   if (lowest_failing_rank < ranks) raise_window_failure(comm_, lowest_failing_rank, failure);
   return {global_next, report_progress};
+}
+
+void DenseWindowSync::wait_for_sends() {
+  // A large message goes only when its receiver takes it: a stalled peer holds its sends up too.
+  if (!watchdog_.enabled()) {
+    BOOST_MPI_CHECK_RESULT(MPI_Waitall, (static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
+    return;
+  }
+  for (;;) {
+    int done = 0;
+    BOOST_MPI_CHECK_RESULT(MPI_Testall, (static_cast<int>(requests_.size()), requests_.data(), &done, MPI_STATUSES_IGNORE));
+    if (done != 0) return;
+    if (!watchdog_.expired()) continue;
+    // Requests were made for the peers in rank order, skipping this rank.
+    std::vector<int> pending;
+    for (std::size_t i = 0; i < requests_.size(); ++i) {
+      int finished = 0;
+      MPI_Request_get_status(requests_[i], &finished, MPI_STATUS_IGNORE);
+      const int peer = static_cast<int>(i) < comm_.rank() ? static_cast<int>(i) : static_cast<int>(i) + 1;
+      if (finished == 0) pending.push_back(peer);
+    }
+    watchdog_.abort(pending, name());
+  }
 }
 
 }  // namespace rackscale::pdes

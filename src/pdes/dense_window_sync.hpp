@@ -25,6 +25,9 @@ class DenseWindowSync final : public Synchronizer {
   std::vector<std::vector<Event>> send_buffers_;  // per peer: header record + events
   std::vector<Event> receive_buffer_;
   std::vector<MPI_Request> requests_;
+  std::uint64_t windows_ = 0;  // exchanges so far, for the watchdog's messages
+
+  void wait_for_sends();
 };
 
 }  // namespace rackscale::pdes

@@ -41,6 +41,7 @@ Engine::Engine(boost::mpi::communicator comm, RankMap map, const EngineOptions& 
     throw std::invalid_argument(
         fmt::format("engine: the rank map is for {} ranks but the run has {}", map_.ranks(), comm_.size()));
   stats_.rank = rank_;
+  sync_->set_watchdog(WindowWatchdog(rank_, options.window_timeout_seconds));
 }
 
 Engine::~Engine() = default;

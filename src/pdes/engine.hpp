@@ -30,6 +30,9 @@ struct EngineOptions {
   std::uint64_t seed = 1;                    // run seed for every LP's random stream
   // Shown progress (rank 0's matters; see pdes/progress.hpp). Null: none.
   std::shared_ptr<ProgressMonitor> progress = nullptr;
+  // How long a rank may wait for the others at a window's exchange before it aborts the job, naming
+  // the rank it waits for (pdes/window_watchdog.hpp); 0 or infinity: forever.
+  double window_timeout_seconds = kDefaultWindowTimeoutSeconds;
 };
 
 class Engine {

@@ -202,6 +202,21 @@ void SharedMemorySync::drain(EventQueue& queue, EngineStats& stats) {
   }
 }
 
+std::vector<int> SharedMemorySync::ranks_behind(std::uint64_t window) const {
+  std::vector<int> behind;
+  for (int rank = 0; rank < comm_.size(); ++rank)
+    if (rank != me_ && boards_[static_cast<std::size_t>(rank)]->window.load(std::memory_order_acquire) < window)
+      behind.push_back(rank);
+  return behind;
+}
+
+std::vector<int> SharedMemorySync::ranks_with_events_left(const std::vector<std::vector<Event>>& outboxes) {
+  std::vector<int> readers;
+  for (std::size_t peer = 0; peer < outboxes.size(); ++peer)
+    if (!outboxes[peer].empty()) readers.push_back(static_cast<int>(peer));
+  return readers;
+}
+
 void SharedMemorySync::relax(std::uint64_t& spins) const {
   if (oversubscribed_ || ++spins > kSpinsBeforeYield) {
     sched_yield();
@@ -217,11 +232,13 @@ WindowEnd SharedMemorySync::end_window(std::vector<std::vector<Event>>& outboxes
   const std::uint64_t window = ++windows_;
   const std::size_t slot = window % 2;
   std::uint64_t spins = 0;
+  watchdog_.start(window);
   // Everything this window sent must be in the rings before the report; a full ring drains as its
   // reader waits, and this rank keeps emptying its own meanwhile.
   while (!flush(outboxes)) {
     drain(queue, stats);
     relax(spins);
+    if (watchdog_.expired()) watchdog_.abort(ranks_with_events_left(outboxes), name());
   }
   Board& mine = *boards_[static_cast<std::size_t>(me_)];
   mine.next[slot].store(local_next, std::memory_order_relaxed);
@@ -241,6 +258,7 @@ WindowEnd SharedMemorySync::end_window(std::vector<std::vector<Event>>& outboxes
     // Waiting is the time to do work of the next window that needs no other rank: the queue sorts
     // what is certain to be handled then, and the spinning starts when it has nothing left.
     if (!queue.prepare(prepare_until)) relax(spins);
+    if (watchdog_.expired()) watchdog_.abort(ranks_behind(window), name());
   }
 
   // A rank's report for this window stays until it finishes the window after next, which it cannot

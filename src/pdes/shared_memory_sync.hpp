@@ -39,6 +39,9 @@ class SharedMemorySync final : public Synchronizer {
   bool flush(std::vector<std::vector<Event>>& outboxes);  // false: a ring was full, something is left
   void drain(EventQueue& queue, EngineStats& stats);
   void relax(std::uint64_t& spins) const;
+  // For the watchdog: the ranks that have not reported `window` yet; the ranks whose rings stay full.
+  [[nodiscard]] std::vector<int> ranks_behind(std::uint64_t window) const;
+  [[nodiscard]] static std::vector<int> ranks_with_events_left(const std::vector<std::vector<Event>>& outboxes);
 
   boost::mpi::communicator comm_;
   int me_;

@@ -13,6 +13,7 @@
 #include "pdes/event.hpp"
 #include "pdes/event_queue.hpp"
 #include "pdes/statistics.hpp"
+#include "pdes/window_watchdog.hpp"
 
 namespace rackscale::pdes {
 
@@ -43,6 +44,12 @@ class Synchronizer {
                                EventQueue& queue, EngineStats& stats) = 0;
 
   [[nodiscard]] virtual std::string_view name() const = 0;
+
+  // How long end_window may wait for the other ranks before aborting the job (the default: forever).
+  void set_watchdog(const WindowWatchdog& watchdog) { watchdog_ = watchdog; }
+
+ protected:
+  WindowWatchdog watchdog_;  // consulted wherever end_window waits for another rank
 };
 
 // Names accepted by make_synchronizer(); "auto" picks by rank count.

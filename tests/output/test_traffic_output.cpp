@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include "app/network_run.hpp"
+#include "app/results_output.hpp"
 #include "app/traffic_output.hpp"
 #include "app/version.hpp"
 #include "h5_reader.hpp"
@@ -22,7 +23,6 @@
 #include "io/traffic_results.hpp"
 #include "models/network/build_topology.hpp"
 #include "models/traffic/traffic_plan.hpp"
-#include "pdes/error.hpp"
 #include "scratch_dir.hpp"
 
 namespace {
@@ -218,7 +218,7 @@ TEST(TrafficOutput, AFailedWriteLeavesNoFile) {
   try {
     (void)app::run_traffic(comm, s, options);
     ADD_FAILURE() << "the run succeeded";
-  } catch (const rackscale::pdes::SimulationError& e) {
+  } catch (const app::ResultsFileError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot write the results file " + path), std::string::npos) << e.what();
   }
   comm.barrier();

@@ -20,6 +20,7 @@
 #include <boost/mpi/communicator.hpp>
 #include <gtest/gtest.h>
 
+#include "app/results_output.hpp"
 #include "app/training_output.hpp"
 #include "app/training_run.hpp"
 #include "app/version.hpp"
@@ -30,7 +31,6 @@
 #include "models/memory/memory_model.hpp"
 #include "models/network/build_topology.hpp"
 #include "models/workload/training_plan.hpp"
-#include "pdes/error.hpp"
 #include "scratch_dir.hpp"
 
 namespace {
@@ -340,7 +340,7 @@ TEST(TrainingOutput, AnExistingFileIsRefusedBeforeSimulatingAndAFailedWriteLeave
   try {
     (void)app::run_training(comm, s, {}, app::training_output(comm, s, {taken, true}));
     ADD_FAILURE() << "the run succeeded";
-  } catch (const rackscale::pdes::SimulationError& e) {
+  } catch (const app::ResultsFileError& e) {
     EXPECT_NE(std::string(e.what()).find("cannot write the results file " + taken), std::string::npos) << e.what();
   }
   comm.barrier();

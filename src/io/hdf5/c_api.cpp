@@ -19,13 +19,15 @@ herr_t collect(unsigned /*n*/, const H5E_error2_t* error, void* client) {
 }
 }  // namespace
 
-void fail(std::string_view call, std::string_view where) {
+std::string failure_text(std::string_view call, std::string_view where) {
   std::string detail;
   (void)H5Ewalk2(kErrorStack, H5E_WALK_DOWNWARD, collect, &detail);
   (void)H5Eclear2(kErrorStack);
   if (detail.empty()) detail = "no detail from HDF5";
-  throw Error(fmt::format("{} failed ({}): {}", call, where, detail));
+  return fmt::format("{} failed ({}): {}", call, where, detail);
 }
+
+void fail(std::string_view call, std::string_view where) { throw Error(failure_text(call, where)); }
 
 hid_t memory_type(Scalar type) {
   switch (type) {

@@ -23,8 +23,10 @@ inline constexpr hid_t kAll = H5S_ALL;
 inline constexpr hid_t kErrorStack = H5E_DEFAULT;
 #pragma GCC diagnostic pop
 
-// Throws Error: "<call> failed (<where>): <HDF5's error stack, innermost messages>", and clears the
-// stack. `where` names the file and object ("file 'a.h5', dataset '/links/bytes'").
+// "<call> failed (<where>): <HDF5's error stack, innermost messages>", and clears the stack. `where`
+// names the file and object ("file 'a.h5', dataset '/links/bytes'").
+[[nodiscard]] std::string failure_text(std::string_view call, std::string_view where);
+// Throws Error with failure_text(call, where).
 [[noreturn]] void fail(std::string_view call, std::string_view where);
 
 // For calls returning an identifier: a negative one means failure.

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "io/hdf5/c_api.hpp"
+#include "io/hdf5/collective_call.hpp"
 
 namespace rackscale::io::hdf5 {
 
@@ -74,9 +75,10 @@ void Dataset::write(const RowSet& rows, const void* data) {
     memory_type = c_api::memory_type(static_cast<Scalar>(element_));
   }
   const char dummy[8] = {};
-  c_api::check(H5Dwrite(id(), memory_type, memory_space.get(), file_space.get(), context_->transfer.get(),
-                        elements == 0 || data == nullptr ? static_cast<const void*>(dummy) : data),
-               "H5Dwrite", place);
+  (void)collective(*context_, "H5Dwrite", place, [&] {
+    return H5Dwrite(id(), memory_type, memory_space.get(), file_space.get(), context_->transfer.get(),
+                    elements == 0 || data == nullptr ? static_cast<const void*>(dummy) : data);
+  });
 }
 
 }  // namespace rackscale::io::hdf5

@@ -3,6 +3,8 @@
 #include <fmt/format.h>
 
 #include "io/hdf5/c_api.hpp"
+#include "io/hdf5/collective_call.hpp"
+#include "io/hdf5/file_space.hpp"
 
 namespace rackscale::io::hdf5 {
 
@@ -10,10 +12,9 @@ Group Group::create_group(std::string_view name) {
   c_api::quiet_errors();
   const std::string path = child_path(name);
   const std::string place = fmt::format("file '{}', group '{}'", context_->path, path);
-  Handle group(c_api::check_id(H5Gcreate2(id(), std::string(name).c_str(), c_api::kDefault, c_api::kDefault,
-                                          c_api::kDefault),
-                               "H5Gcreate2", place),
-               H5Gclose);
+  Handle group = collective_handle(*context_, "H5Gcreate2", place, H5Gclose, [&] {
+    return H5Gcreate2(id(), std::string(name).c_str(), c_api::kDefault, c_api::kDefault, c_api::kDefault);
+  });
   return Group(context_, std::move(group), path, "group");
 }
 
@@ -41,10 +42,12 @@ Dataset Group::create(std::string_view name, std::uint64_t rows, std::uint64_t c
   // saves a pass over the whole dataset, and every row is written anyway.
   const Handle create(c_api::check_id(H5Pcreate(H5P_DATASET_CREATE), "H5Pcreate", place), H5Pclose);
   c_api::check(H5Pset_fill_time(create.get(), H5D_FILL_TIME_NEVER), "H5Pset_fill_time", place);
-  Handle dataset(c_api::check_id(H5Dcreate2(id(), std::string(name).c_str(), stored, space.get(), c_api::kDefault,
-                                            create.get(), c_api::kDefault),
-                                 "H5Dcreate2", place),
-                 H5Dclose);
+  Handle dataset = collective_handle(*context_, "H5Dcreate2", place, H5Dclose, [&] {
+    return H5Dcreate2(id(), std::string(name).c_str(), stored, space.get(), c_api::kDefault, create.get(),
+                      c_api::kDefault);
+  });
+  // Its storage, placed at creation (parallel HDF5 allocates early), is reserved before it is written.
+  agree(context_->comm, context_->space ? context_->space->reserve_dataset(dataset.get()) : std::string());
   return Dataset(context_, std::move(dataset), path, rows, columns, element, width);
 }
 

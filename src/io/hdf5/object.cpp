@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "io/hdf5/c_api.hpp"
+#include "io/hdf5/collective_call.hpp"
 
 namespace rackscale::io::hdf5 {
 
@@ -26,13 +27,13 @@ std::size_t scalar_bytes(Scalar type) {
 }
 
 // Creates attribute `name` of `type` on `object` over `space` and writes `data` (of `memory` type).
-void create_and_write(hid_t object, const std::string& name, hid_t stored, hid_t memory, hid_t space, const void* data,
-                      const std::string& where) {
-  Handle attribute(c_api::check_id(H5Acreate2(object, name.c_str(), stored, space, c_api::kDefault, c_api::kDefault),
-                                   "H5Acreate2", where),
-                   H5Aclose);
-  c_api::check(H5Awrite(attribute.get(), memory, data), "H5Awrite", where);
-  c_api::check(attribute.close(), "H5Aclose", where);
+void create_and_write(const FileContext& context, hid_t object, const std::string& name, hid_t stored, hid_t memory,
+                      hid_t space, const void* data, const std::string& where) {
+  Handle attribute = collective_handle(context, "H5Acreate2", where, H5Aclose, [&] {
+    return H5Acreate2(object, name.c_str(), stored, space, c_api::kDefault, c_api::kDefault);
+  });
+  (void)collective(context, "H5Awrite", where, [&] { return H5Awrite(attribute.get(), memory, data); });
+  (void)collective(context, "H5Aclose", where, [&] { return attribute.close(); });
 }
 }  // namespace
 
@@ -61,7 +62,7 @@ void Object::set_attribute(std::string_view name, std::string_view value) {
   const Handle space(c_api::check_id(H5Screate(H5S_SCALAR), "H5Screate", place), H5Sclose);
   // A zero-length string is stored as one NUL byte.
   const char nul = '\0';
-  create_and_write(id(), std::string(name), type.get(), type.get(), space.get(), text.empty() ? &nul : text.data(),
+  create_and_write(*context_, id(), std::string(name), type.get(), type.get(), space.get(), text.empty() ? &nul : text.data(),
                    place);
 }
 
@@ -77,7 +78,7 @@ void Object::set_attribute(std::string_view name, std::span<const std::string> v
   const Handle type = c_api::string_type(width, place);
   const hsize_t dims[1] = {strings.size()};
   const Handle space(c_api::check_id(H5Screate_simple(1, dims, nullptr), "H5Screate_simple", place), H5Sclose);
-  create_and_write(id(), std::string(name), type.get(), type.get(), space.get(), packed.data(), place);
+  create_and_write(*context_, id(), std::string(name), type.get(), type.get(), space.get(), packed.data(), place);
 }
 
 void Object::write_attribute(std::string_view name, Scalar type, const void* data, std::size_t count, bool array) {
@@ -93,7 +94,7 @@ void Object::write_attribute(std::string_view name, Scalar type, const void* dat
   const Handle space(array ? c_api::check_id(H5Screate_simple(1, dims, nullptr), "H5Screate_simple", place)
                            : c_api::check_id(H5Screate(H5S_SCALAR), "H5Screate", place),
                      H5Sclose);
-  create_and_write(id(), std::string(name), c_api::file_type(type), c_api::memory_type(type), space.get(),
+  create_and_write(*context_, id(), std::string(name), c_api::file_type(type), c_api::memory_type(type), space.get(),
                    buffer.data(), place);
 }
 

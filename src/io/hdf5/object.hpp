@@ -17,11 +17,15 @@
 
 namespace rackscale::io::hdf5 {
 
+class FileSpace;
+
 // Shared by a file and every object opened in it.
 struct FileContext {
   boost::mpi::communicator comm;
   std::string path;
   Handle transfer;  // dataset transfer property list: collective MPI-IO
+  Id file = -1;     // the file's identifier, while it is open
+  std::shared_ptr<FileSpace> space;  // its reserved disk space (file_space.hpp)
 };
 
 class Object {

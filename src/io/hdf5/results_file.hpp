@@ -19,9 +19,9 @@ using io::check_destination;
 
 class ResultsFile {
  public:
-  // Collective: creates the partial file. Throws Error.
+  // Collective: creates the partial file. Throws Error (and leaves no file).
   ResultsFile(const boost::mpi::communicator& comm, std::string path, bool overwrite);
-  // Not committed: closes the partial file (collectively) and removes it.
+  // Not committed: abandons the partial file (collectively, File::abandon) and removes it.
   ~ResultsFile();
   ResultsFile(const ResultsFile&) = delete;
   ResultsFile& operator=(const ResultsFile&) = delete;
@@ -30,9 +30,10 @@ class ResultsFile {
   [[nodiscard]] const std::string& path() const noexcept { return path_; }
   [[nodiscard]] const std::string& partial_path() const noexcept { return partial_; }
 
-  // Collective: closes the file (every Group and Dataset of it must be gone) and renames it to path().
-  // Without `overwrite` the rename refuses to replace a file that appeared at path() since. Throws
-  // Error on every rank if any step fails, and then removes the partial file.
+  // Collective: flushes and closes the file (every Group and Dataset of it must be gone) and renames it
+  // to path(). Without `overwrite` the rename refuses to replace a file that appeared at path() since.
+  // Throws Error on every rank if any step fails on any rank; the destructor then removes the partial
+  // file.
   void commit();
 
  private:
