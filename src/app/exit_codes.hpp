@@ -6,5 +6,6 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitInternalError = 1;  // a bug or a failed simulation (for example a causality violation)
 inline constexpr int kExitBadInput = 2;       // bad command line, config or file; nothing was simulated
 inline constexpr int kExitInfeasible = 3;     // the described job cannot run (for example out of memory)
+inline constexpr int kExitStopped = 4;        // stopped early by a signal or --stop-after-windows (checkpoint written if asked)
 
 }  // namespace rackscale::app

@@ -53,6 +53,7 @@ PholdCommand::PholdCommand(CLI::App& parent, const ConsoleOptions& console)
                        fmt::format("LP placement on ranks: {}", fmt::join(partition::partitioner_names(), ", ")))
       ->capture_default_str();
   command_->add_flag("--json", json_, "Also print the results as one JSON object on the last line");
+  add_checkpoint_options(*command_, run_.checkpoints);
 }
 
 int PholdCommand::execute(const boost::mpi::communicator& comm) {
@@ -65,6 +66,9 @@ int PholdCommand::execute(const boost::mpi::communicator& comm) {
     run.model.mean = picoseconds("--mean", mean_ns_);
     run.end = picoseconds("--end", end_ns_);
     result = run_phold(comm, run);
+  } catch (const RunStopped& e) {
+    if (printer) std::cerr << "rackscale phold: " << e.what() << '\n';
+    return kExitStopped;
   } catch (const std::invalid_argument& e) {
     if (printer) std::cerr << "rackscale phold: error: " << e.what() << '\n';
     return kExitBadInput;
