@@ -168,6 +168,8 @@ int run_collective_scenario(const boost::mpi::communicator& comm, const models::
     });
   } catch (const RunStopped& e) {
     return fail(kExitStopped, e.what());
+  } catch (const pdes::CheckpointWriteFailed& e) {
+    return fail(kExitInternalError, e.what());
   } catch (const pdes::CheckpointRefused& e) {
     return fail(kExitBadInput, e.what());
   } catch (const std::invalid_argument& e) {

@@ -69,6 +69,9 @@ int PholdCommand::execute(const boost::mpi::communicator& comm) {
   } catch (const RunStopped& e) {
     if (printer) std::cerr << "rackscale phold: " << e.what() << '\n';
     return kExitStopped;
+  } catch (const pdes::CheckpointWriteFailed& e) {
+    if (printer) std::cerr << "rackscale phold: " << e.what() << '\n';
+    return kExitInternalError;
   } catch (const std::invalid_argument& e) {
     if (printer) std::cerr << "rackscale phold: error: " << e.what() << '\n';
     return kExitBadInput;

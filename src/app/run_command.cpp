@@ -83,6 +83,8 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
       return fail(kExitBadInput, e.what());
     } catch (const RunStopped& e) {
       return fail(kExitStopped, e.what());
+    } catch (const pdes::CheckpointWriteFailed& e) {
+      return fail(kExitInternalError, e.what());
     } catch (const pdes::CheckpointRefused& e) {
       return fail(kExitBadInput, e.what());
     } catch (const models::memory::InfeasibleJob& e) {
@@ -104,6 +106,8 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
     report = run_traffic(comm, scenario, options_);
   } catch (const RunStopped& e) {
     return fail(kExitStopped, e.what());
+  } catch (const pdes::CheckpointWriteFailed& e) {
+    return fail(kExitInternalError, e.what());
   } catch (const pdes::CheckpointRefused& e) {
     return fail(kExitBadInput, e.what());
   } catch (const std::invalid_argument& e) {
