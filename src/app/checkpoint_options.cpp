@@ -3,8 +3,6 @@
 #include <cmath>
 #include <csignal>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -20,15 +18,7 @@ void add_checkpoint_options(CLI::App& command, CheckpointOptions& options) {
   command.add_option("--restart", options.restart, "Continue the run saved in this checkpoint file");
 }
 
-std::uint64_t config_file_hash(const std::string& path, const std::vector<std::string>& overrides) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  std::uint64_t hash = pdes::fnv1a64(text.str());
-  // Each override with its length, so that ["a=1", "b=2"] and ["a=1b", "=2"] differ.
-  for (const std::string& set : overrides) hash = pdes::fnv1a64(fmt::format("{}:{}", set.size(), set), hash);
-  return hash;
-}
+std::uint64_t scenario_hash(const std::string& resolved_yaml) { return pdes::fnv1a64(resolved_yaml); }
 
 double parse_wall_duration(const std::string& text) {
   const auto refuse = [&] {

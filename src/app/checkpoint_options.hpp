@@ -26,9 +26,9 @@ struct CheckpointOptions {
 
 void add_checkpoint_options(CLI::App& command, CheckpointOptions& options);
 
-// What a checkpoint of a `rackscale run` must match: the config file's bytes and the --set overrides in
-// order. (A preset file the config names is not part of it: keep presets unchanged across a restart.)
-[[nodiscard]] std::uint64_t config_file_hash(const std::string& path, const std::vector<std::string>& overrides);
+// What a checkpoint of a `rackscale run` must match: the scenario as resolved from the config file, its
+// presets and the --set overrides (Scenario::resolved_yaml).
+[[nodiscard]] std::uint64_t scenario_hash(const std::string& resolved_yaml);
 
 // Wall-clock seconds of a --checkpoint-every value: a positive number with s, min or h ("30min").
 // Throws pdes::CheckpointRefused naming the option.

@@ -27,7 +27,7 @@ struct RunOptions {
   // file is written here); an exception it throws leaves run_traffic.
   std::function<void(const models::traffic::TrafficRunState&)> on_finished;
   CheckpointOptions checkpoints;   // none by default
-  std::uint64_t config_hash = 0;   // what a checkpoint of this run must match (config_file_hash)
+  std::uint64_t config_hash = 0;   // what a checkpoint of this run must match (scenario_hash)
 };
 
 // Where every run puts the racks: the method (--partition, else the scenario's) and rack -> rank.

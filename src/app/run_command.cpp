@@ -71,7 +71,7 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   spdlog::debug("config {} loaded in {:.3f} s: scenario '{}'", config_,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count(), scenario.name);
   options_.progress = console_.progress(comm);
-  options_.config_hash = config_file_hash(config_, overrides_);
+  options_.config_hash = scenario_hash(scenario.resolved_yaml);
   if (scenario.workload.kind == models::WorkloadKind::collective)
     return run_collective_scenario(comm, scenario, options_, json_, output_);
   if (scenario.workload.kind == models::WorkloadKind::training) {

@@ -222,7 +222,7 @@ std::string read_checkpoint_file(const boost::mpi::communicator& comm, const std
         reader.fail(52, fmt::format("it was written by a {} run; this is a {} run", header.workload, identity.workload));
       if (header.config_hash != identity.config_hash)
         reader.fail(16, fmt::format("it was written for another config (hash {:016x}; this run's is {:016x}); "
-                                    "a restart needs the same config file and --set overrides",
+                                    "a restart needs the same config, presets and --set overrides",
                                     header.config_hash, identity.config_hash));
       if (header.ranks != static_cast<std::uint32_t>(comm.size()))
         reader.fail(12, fmt::format("it was written by {} rank(s); restart it on {} rank(s) (this run has {}): "
