@@ -2,9 +2,12 @@
 
 #include <cmath>
 #include <csignal>
+#include <chrono>
 #include <cstring>
+#include <filesystem>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 namespace rackscale::app {
 
@@ -58,19 +61,27 @@ void prepare_checkpoints(const boost::mpi::communicator& comm, pdes::Engine& eng
   if (!options.checkpoint.empty()) {
     hooks.write = [&comm, path = options.checkpoint, identity](const std::string& state, pdes::SimTime resume_at,
                                                                std::uint64_t windows) {
+      const auto start = std::chrono::steady_clock::now();
       pdes::write_checkpoint_file(comm, path, identity, resume_at, windows, state);
+      std::error_code ec;
+      spdlog::info("checkpoint {} written after {} windows: {} bytes in {:.3f} s (this rank's state {} bytes)", path,
+                   windows, std::filesystem::file_size(path, ec),
+                   std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), state.size());
     };
   }
   hooks.save_model = std::move(model.save);
   hooks.load_model = std::move(model.load);
   engine.set_checkpoint_hooks(std::move(hooks));
   if (options.restart.empty()) return;
+  const auto start = std::chrono::steady_clock::now();
   const std::string state = pdes::read_checkpoint_file(comm, options.restart, identity);
   try {
     engine.restore_from(state);
   } catch (const std::invalid_argument& e) {
     throw pdes::CheckpointRefused(fmt::format("checkpoint {}: {}", options.restart, e.what()));
   }
+  spdlog::info("checkpoint {} restored in {:.3f} s", options.restart,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
 }
 
 void throw_if_stopped(const pdes::EngineStats& stats, const CheckpointOptions& options) {
