@@ -18,7 +18,9 @@
 #                                 the study (run, strong-scaling, weak-scaling, sweep) in it
 #   rs_run_task KIND TASK RANKS   plans the task and runs it (rs_simulate); returns rackscale's
 #                                 exit code
-#   rs_simulate NAME RANKS        runs rackscale on RANKS ranks with RS_LAUNCHER (srun or mpirun):
+#   rs_simulate NAME RANKS        runs rackscale on RANKS ranks with RS_LAUNCHER (srun or mpirun),
+#                                 from NAME.checkpoint if an earlier attempt left one; Slurm's
+#                                 warning signal stops it with a checkpoint and requeues the task:
 #                                 the parsed RS_CONFIG, RS_SETS and RS_PARTITION, then RS_RUN_SETS.
 #                                 Writes RS_JOB_DIR/NAME.h5 (results, docs/output.md), NAME.log (the
 #                                 summary), NAME.json (its --json line) and NAME.overrides
@@ -110,17 +112,48 @@ rs_simulate() {
     read -r -a launch <<<"${RACKSCALE_MPIRUN:-mpirun}"
     launch+=(-np "$ranks")
   fi
+  # Checkpoints (docs/hpc.md): a workload that can be checkpointed saves its state when the run is
+  # stopped, and continues from it when the task runs again (a requeue).
+  local checkpoint=$base.checkpoint
+  if rs_can_checkpoint; then
+    command+=(--checkpoint "$checkpoint")
+    [ -z "${RACKSCALE_CHECKPOINT_EVERY:-}" ] || command+=(--checkpoint-every "$RACKSCALE_CHECKPOINT_EVERY")
+    [ ! -f "$checkpoint" ] || command+=(--restart "$checkpoint")
+  fi
   echo "rackscale ${SLURM_JOB_ID:+job $SLURM_JOB_ID }$name: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname): ${launch[*]} ${command[*]}"
   set +e
-  "${launch[@]}" "${command[@]}" | tee "$base.log"
-  code=${PIPESTATUS[0]}
+  # In the background, so that this shell can act on Slurm's warning (--signal=B:TERM@120): it passes
+  # SIGUSR1 on to the launcher, which forwards it to every rank (mpirun stops its job on a SIGTERM
+  # instead), and the ranks stop together at their next window boundary with a checkpoint (exit 4).
+  rs_stop_requested=0
+  "${launch[@]}" "${command[@]}" > >(tee "$base.log") &
+  local pid=$!
+  trap 'rs_stop_requested=1; kill -USR1 "$pid" 2>/dev/null' TERM
+  wait "$pid"
+  code=$?
+  # A wait interrupted by the trap returns at once; the run's own status comes from waiting again.
+  [ "$rs_stop_requested" = 0 ] || { wait "$pid"; code=$?; }
+  trap - TERM
+  wait  # tee's last lines
   set -e
   if [ "$code" -eq 0 ]; then
     tail -n 1 "$base.log" | rs_write_atomically "$base.json"
+    rm -f "$checkpoint"
+  elif [ "$code" -eq 4 ] && [ -f "$checkpoint" ] && [ "$rs_stop_requested" = 1 ] && [ -n "${SLURM_JOB_ID:-}" ]; then
+    echo "rackscale: $name: stopped before the time limit with a checkpoint; requeueing to continue from $checkpoint" >&2
+    scontrol requeue "${SLURM_ARRAY_JOB_ID:+${SLURM_ARRAY_JOB_ID}_${SLURM_ARRAY_TASK_ID}}${SLURM_ARRAY_JOB_ID:-$SLURM_JOB_ID}"
   else
-    echo "rackscale: $name: rackscale exited with $code (2: bad input, 3: the job does not fit, 1: internal error)" >&2
+    echo "rackscale: $name: rackscale exited with $code (2: bad input, 3: the job does not fit, 4: stopped, 1: internal error)" >&2
   fi
   return "$code"
+}
+
+# Whether the task's workload can be checkpointed (traffic; docs/cli.md): asked of `rackscale validate`,
+# which reads the config with the same --set overrides.
+rs_can_checkpoint() {
+  local -a check=("$RACKSCALE" validate "$RS_CONFIG" --json) set
+  for set in "${RS_SETS[@]}" "${RS_RUN_SETS[@]}"; do check+=(--set "$set"); done
+  "${check[@]}" 2>/dev/null | tail -n 1 | grep -q '"workload":"traffic"'
 }
 
 rs_job_main() {

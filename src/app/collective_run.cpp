@@ -113,7 +113,11 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
       return std::make_unique<coll::CollectiveBenchDevice>(
           coll::make_collective_engine(scenario.cluster, topology, collective_options, layouts), call, stats);
     });
+    // A sweep's engines cannot be checkpointed: --checkpoint and --restart are refused at the first.
+    prepare_checkpoints(comm, engine, options.checkpoints,
+                        {"collective", options.config_hash, pdes::partition_hash(engine.rank_map())});
     const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
+    throw_if_stopped(engine_stats, options.checkpoints);
 
     coll::CollectivePoint point;
     point.bytes = bytes;
@@ -168,6 +172,12 @@ int run_collective_scenario(const boost::mpi::communicator& comm, const models::
     write_results_file(comm, output, [&](io::hdf5::File& file) {
       io::write_collective_results(file, scenario, report, {kVersion, kGitRevision});
     });
+  } catch (const RunStopped& e) {
+    return fail(kExitStopped, e.what());
+  } catch (const pdes::CheckpointWriteFailed& e) {
+    return fail(kExitInternalError, e.what());
+  } catch (const pdes::CheckpointRefused& e) {
+    return fail(kExitBadInput, e.what());
   } catch (const std::invalid_argument& e) {
     return fail(kExitBadInput, locate_error(scenario, e.what()));
   } catch (const ResultsFileError& e) {

@@ -11,5 +11,6 @@ inline constexpr int kExitInfeasible = 3;     // the described job cannot run (f
 // 5: a rank waited longer than --window-timeout for another; the watchdog aborted the job
 // (pdes::kWindowTimeoutExitCode, passed on by mpirun).
 inline constexpr int kExitWindowTimeout = pdes::kWindowTimeoutExitCode;
+inline constexpr int kExitStopped = 4;        // stopped early by a signal or --stop-after-windows (checkpoint written if asked)
 
 }  // namespace rackscale::app

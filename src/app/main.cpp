@@ -23,6 +23,7 @@
 #include "app/presets_command.hpp"
 #include "app/run_command.hpp"
 #include "app/version.hpp"
+#include "pdes/stop_signals.hpp"
 
 namespace {
 // The allocator that serves this process's malloc: mimalloc when the link order made its malloc the one
@@ -55,6 +56,8 @@ int main(int argc, char** argv) {
   const boost::mpi::communicator world;
   world_rank = world.rank();
   mi_register_error(on_allocator_error, nullptr);
+  // SIGTERM, SIGINT and SIGUSR1 stop a run at its next window boundary, with a checkpoint if asked.
+  rackscale::pdes::install_stop_signal_handlers();
 
   CLI::App cli{"rackscale: a parallel discrete-event simulator of distributed DNN training on large clusters"};
   cli.set_version_flag("--version",

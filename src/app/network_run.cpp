@@ -126,7 +126,13 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
                report.setup_seconds);
   spdlog::debug("{} LPs on this rank", engine.local_lps().size());
   phase.set(fmt::format("simulating {} devices", report.devices));
+  // A traffic run's state outside its LPs: the rank's port counters and delivery figures.
+  prepare_checkpoints(comm, engine, options.checkpoints,
+                      {"traffic", options.config_hash, pdes::partition_hash(engine.rank_map())},
+                      {[&](pdes::CheckpointWriter& out) { out & network.counters & stats; },
+                       [&](pdes::CheckpointReader& in) { in & network.counters & stats; }});
   const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
+  throw_if_stopped(engine_stats, options.checkpoints);
 
   // Integer figures first: they add up exactly whatever the placement.
   const auto& h = stats.completion;

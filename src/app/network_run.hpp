@@ -8,6 +8,7 @@
 
 #include <boost/mpi/communicator.hpp>
 
+#include "app/checkpoint_options.hpp"
 #include "models/network/topology.hpp"
 #include "models/scenario.hpp"
 #include "models/traffic/traffic_report.hpp"
@@ -26,6 +27,8 @@ struct RunOptions {
   // Called on every rank once the run's figures are reduced, before run_traffic returns (the results
   // file is written here); an exception it throws leaves run_traffic.
   std::function<void(const models::traffic::TrafficRunState&)> on_finished;
+  CheckpointOptions checkpoints;   // none by default
+  std::uint64_t config_hash = 0;   // what a checkpoint of this run must match (scenario_hash)
 };
 
 // Where every run puts the racks: the method (--partition, else the scenario's) and rack -> rank.
@@ -42,7 +45,8 @@ struct RackPlacement {
 [[nodiscard]] pdes::EngineOptions engine_options_for(const models::Scenario& scenario, const RunOptions& options);
 
 // Collective. Throws std::invalid_argument (bad scenario or options, before simulating; messages start
-// with the config key at fault) and pdes::SimulationError (the run failed).
+// with the config key at fault), pdes::CheckpointRefused (a checkpoint that cannot be used),
+// pdes::SimulationError (the run failed) and RunStopped (it stopped early).
 [[nodiscard]] models::traffic::TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Scenario& scenario,
                                         const RunOptions& options);
 

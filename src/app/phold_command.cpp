@@ -55,6 +55,7 @@ PholdCommand::PholdCommand(CLI::App& parent, const ConsoleOptions& console)
       ->capture_default_str();
   add_window_timeout_option(*command_, run_.window_timeout_seconds);
   command_->add_flag("--json", json_, "Also print the results as one JSON object on the last line");
+  add_checkpoint_options(*command_, run_.checkpoints);
 }
 
 int PholdCommand::execute(const boost::mpi::communicator& comm) {
@@ -67,6 +68,12 @@ int PholdCommand::execute(const boost::mpi::communicator& comm) {
     run.model.mean = picoseconds("--mean", mean_ns_);
     run.end = picoseconds("--end", end_ns_);
     result = run_phold(comm, run);
+  } catch (const RunStopped& e) {
+    if (printer) std::cerr << "rackscale phold: " << e.what() << '\n';
+    return kExitStopped;
+  } catch (const pdes::CheckpointWriteFailed& e) {
+    if (printer) std::cerr << "rackscale phold: " << e.what() << '\n';
+    return kExitInternalError;
   } catch (const std::invalid_argument& e) {
     if (printer) std::cerr << "rackscale phold: error: " << e.what() << '\n';
     return kExitBadInput;

@@ -8,6 +8,7 @@
 #include <boost/mpi/collectives/gather.hpp>
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include "partition/partitioner.hpp"
@@ -17,6 +18,12 @@ namespace rackscale::app {
 
 using models::phold::mix64;
 using models::phold::PholdLp;
+
+std::uint64_t phold_config_hash(const PholdRun& run) {
+  const auto& m = run.model;
+  return pdes::fnv1a64(fmt::format("phold lps {} remote {} lookahead {} mean {} start {} end {} seed {}", m.lps,
+                                   m.remote, m.lookahead, m.mean, m.start_events, run.end, run.seed));
+}
 
 PholdResult run_phold(const boost::mpi::communicator& comm, const PholdRun& run, bool gather_events_per_lp) {
   const auto setup_start = std::chrono::steady_clock::now();
@@ -38,7 +45,10 @@ PholdResult run_phold(const boost::mpi::communicator& comm, const PholdRun& run,
                 run.model.lps, run.placement,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count());
 
+  prepare_checkpoints(comm, engine, run.checkpoints,
+                      {"phold", phold_config_hash(run), pdes::partition_hash(engine.rank_map())});
   const pdes::EngineStats stats = engine.run(run.end);
+  throw_if_stopped(stats, run.checkpoints);
 
   PholdResult result;
   result.queue = std::string(engine.queue_name());

@@ -7,6 +7,7 @@
 
 #include <boost/mpi/communicator.hpp>
 
+#include "app/checkpoint_options.hpp"
 #include "models/phold/phold.hpp"
 #include "pdes/progress.hpp"
 #include "pdes/window_watchdog.hpp"
@@ -23,7 +24,11 @@ struct PholdRun {
   std::string placement = "block";    // partitioner that places LPs on ranks
   std::shared_ptr<pdes::ProgressMonitor> progress = nullptr;  // none shown
   double window_timeout_seconds = pdes::kDefaultWindowTimeoutSeconds;  // --window-timeout (0: off)
+  CheckpointOptions checkpoints;                              // none by default
 };
+
+// What a PHOLD checkpoint must match: every parameter that changes the run's events.
+[[nodiscard]] std::uint64_t phold_config_hash(const PholdRun& run);
 
 struct PholdResult {
   pdes::EngineTotals engine;                 // rank 0 only
@@ -34,8 +39,9 @@ struct PholdResult {
   std::string sync;
 };
 
-// Collective over `comm`. Throws std::invalid_argument for bad parameters (before simulating) and
-// pdes::SimulationError if the run fails.
+// Collective over `comm`. Throws std::invalid_argument for bad parameters (before simulating),
+// pdes::CheckpointRefused for a checkpoint that cannot be used, pdes::SimulationError if the run fails
+// and RunStopped if it stopped early.
 [[nodiscard]] PholdResult run_phold(const boost::mpi::communicator& comm, const PholdRun& run,
                                     bool gather_events_per_lp = false);
 

@@ -43,6 +43,7 @@ RunCommand::RunCommand(CLI::App& parent, const ConsoleOptions& console)
   command_->add_option("--output", output_.path, "Write the results to this HDF5 file (docs/output.md)");
   add_window_timeout_option(*command_, options_.window_timeout_seconds);
   add_trace_options(*command_, trace_);
+  add_checkpoint_options(*command_, options_.checkpoints);
   command_->add_flag("--force", output_.force, "Replace the --output or --trace file if it exists");
 }
 
@@ -72,6 +73,7 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   spdlog::debug("config {} loaded in {:.3f} s: scenario '{}'", config_,
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count(), scenario.name);
   options_.progress = console_.progress(comm);
+  options_.config_hash = scenario_hash(scenario.resolved_yaml);
   if (scenario.workload.kind == models::WorkloadKind::collective)
     return run_collective_scenario(comm, scenario, options_, json_, output_);
   if (scenario.workload.kind == models::WorkloadKind::training) {
@@ -80,6 +82,12 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
     try {
       training = run_training(comm, scenario, options_, *trace.trace, training_output(comm, scenario, output_));
     } catch (const TraceRefused& e) {
+      return fail(kExitBadInput, e.what());
+    } catch (const RunStopped& e) {
+      return fail(kExitStopped, e.what());
+    } catch (const pdes::CheckpointWriteFailed& e) {
+      return fail(kExitInternalError, e.what());
+    } catch (const pdes::CheckpointRefused& e) {
       return fail(kExitBadInput, e.what());
     } catch (const models::memory::InfeasibleJob& e) {
       return fail(kExitInfeasible, e.what());
@@ -100,6 +108,12 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   models::traffic::TrafficReport report;
   try {
     report = run_traffic(comm, scenario, options_);
+  } catch (const RunStopped& e) {
+    return fail(kExitStopped, e.what());
+  } catch (const pdes::CheckpointWriteFailed& e) {
+    return fail(kExitInternalError, e.what());
+  } catch (const pdes::CheckpointRefused& e) {
+    return fail(kExitBadInput, e.what());
   } catch (const std::invalid_argument& e) {
     return fail(kExitBadInput, locate_error(scenario, e.what()));
   } catch (const ResultsFileError& e) {

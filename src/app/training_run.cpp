@@ -203,7 +203,11 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   spdlog::debug("{} LPs on this rank", engine.local_lps().size());
 
   phase.set(fmt::format("simulating {} devices", report.devices));
+  // Training's LPs cannot be checkpointed yet: --checkpoint and --restart are refused here.
+  prepare_checkpoints(comm, engine, options.checkpoints,
+                      {"training", options.config_hash, pdes::partition_hash(engine.rank_map())});
   const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
+  throw_if_stopped(engine_stats, options.checkpoints);
 
   // Iteration ends: the last device to finish each iteration.
   std::vector<std::uint64_t> last_end(spec.iterations, 0), ends(spec.iterations, 0);

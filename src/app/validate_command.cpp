@@ -80,6 +80,9 @@ int ValidateCommand::execute(const boost::mpi::communicator& comm) {
     nlohmann::ordered_json j;
     j["valid"] = true;
     j["name"] = scenario.name;
+    j["workload"] = scenario.workload.kind == models::WorkloadKind::training     ? "training"
+                    : scenario.workload.kind == models::WorkloadKind::collective ? "collective"
+                                                                                   : "traffic";
     j["config"] = scenario.source_file;
     j["devices"] = topology.device_count();
     j["nodes"] = cluster.nodes;

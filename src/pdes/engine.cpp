@@ -129,7 +129,10 @@ void Engine::handle_until(SimTime limit) {
     }
     now_ = event.time;
     local_by_id_[event.dst]->handle(event);
-    if (++stats_.events_processed == next_progress_poll_) poll_progress();
+    if (++stats_.events_processed == next_progress_poll_) {
+      poll_progress();
+      if (solo_cut_wanted()) return;  // one rank: a window boundary here, where the run may stop
+    }
   }
 }
 
@@ -168,7 +171,8 @@ EngineStats Engine::run(SimTime end) {
     }
   } finish_progress{rank_ == 0 ? progress_.get() : nullptr};
   end_ = end;
-  if (comm_.size() == 1) next_progress_poll_ = kEventsBetweenProgressPolls;
+  last_checkpoint_ = run_start_;
+  if (comm_.size() == 1) next_progress_poll_ = stats_.events_processed + kEventsBetweenProgressPolls;
   std::sort(owned_.begin(), owned_.end(), [](const auto& a, const auto& b) { return a->id() < b->id(); });
   stats_.lps = owned_.size();
 
@@ -184,11 +188,13 @@ EngineStats Engine::run(SimTime end) {
     return fmt::format("rank {} at {}: {}", rank_, format_time(now_), e.what());
   };
 
-  now_ = 0;
-  try {
-    for (const auto& lp : owned_) lp->init();
-  } catch (const std::exception& e) {
-    failure = describe(e);
+  if (!restored_) {
+    now_ = 0;
+    try {
+      for (const auto& lp : owned_) lp->init();
+    } catch (const std::exception& e) {
+      failure = describe(e);
+    }
   }
   // One clock reading per phase boundary: the hot loop of short windows pays two per window.
   auto mark = Clock::now();
@@ -210,8 +216,16 @@ EngineStats Engine::run(SimTime end) {
     // the events before that are certain to be handled next, and the queue may sort them while this
     // rank waits.
     next = end_window(failure, mark, saturating_add(limit, lookahead_) - 1);
+    if (stop_at_boundary(next)) break;
   }
   stats_.sync_seconds += seconds_since(mark);
+  if (stats_.stopped) {
+    // Stopped before the end: the LPs are not finished, so that a restart continues where this left.
+    stats_.final_time = max_over_ranks(comm_, now_);
+    stats_.wall_seconds = wall_before_ + seconds_since(run_start_);
+    stats_.peak_memory_bytes = peak_memory_bytes();
+    return stats_;
+  }
 
   // now_ is the time of the last event this rank handled.
   stats_.final_time = max_over_ranks(comm_, now_);
@@ -224,7 +238,7 @@ EngineStats Engine::run(SimTime end) {
   const int lowest_failing_rank =
       boost::mpi::all_reduce(comm_, failure.empty() ? comm_.size() : rank_, boost::mpi::minimum<int>());
   if (lowest_failing_rank < comm_.size()) raise_window_failure(comm_, lowest_failing_rank, failure);
-  stats_.wall_seconds = seconds_since(run_start_);
+  stats_.wall_seconds = wall_before_ + seconds_since(run_start_);
   stats_.peak_memory_bytes = peak_memory_bytes();
   return stats_;
 }

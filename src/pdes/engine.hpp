@@ -13,6 +13,7 @@
 
 #include <boost/mpi/communicator.hpp>
 
+#include "pdes/checkpoint.hpp"
 #include "pdes/event.hpp"
 #include "pdes/event_queue.hpp"
 #include "pdes/link.hpp"
@@ -65,6 +66,15 @@ class Engine {
   void set_lp_names(std::function<std::string(LpId)> name_of);
   [[nodiscard]] std::string lp_name(LpId lp) const;
 
+  // Checkpoints and early stops (pdes/checkpoint.hpp). Before run().
+  void set_checkpoint_hooks(CheckpointHooks hooks);
+  // Collective, before run(), with every LP added as in the run that saved `rank_state`: restores this
+  // rank's saved state (run() then continues from it instead of calling the LPs' init()). Throws
+  // std::invalid_argument on every rank if any rank's state does not fit its LPs.
+  void restore_from(const std::string& rank_state);
+  // Collective: whether every LP on every rank can be checkpointed.
+  [[nodiscard]] bool all_lps_checkpointable() const;
+
   // Collective: runs every rank's LPs until no event earlier than `end` remains. Throws
   // SimulationError on every rank if any rank's model fails (including a causality violation).
   EngineStats run(SimTime end);
@@ -87,6 +97,12 @@ class Engine {
   SimTime end_window(const std::string& failure, std::chrono::steady_clock::time_point now, SimTime prepare_until);
   void poll_progress();
   void report_progress(SimTime simulated);
+  // Checkpoints and stops (engine_checkpoint.cpp).
+  [[nodiscard]] bool solo_cut_wanted() const;
+  [[nodiscard]] bool stop_at_boundary(SimTime next);
+  void write_checkpoint(SimTime resume_at);
+  [[nodiscard]] std::string save_state();
+  void load_state(const std::string& rank_state);
 
   boost::mpi::communicator comm_;
   RankMap map_;
@@ -113,6 +129,10 @@ class Engine {
   // many events have been handled (kNever with several ranks: their windows' ends serve).
   std::uint64_t next_progress_poll_ = kNever;
   EngineStats stats_;
+  CheckpointHooks hooks_;
+  bool restored_ = false;
+  double wall_before_ = 0;  // wall time of the runs before a restart
+  std::chrono::steady_clock::time_point last_checkpoint_;
 };
 
 }  // namespace rackscale::pdes

@@ -9,6 +9,11 @@
 #include "pdes/rng.hpp"
 #include "pdes/time.hpp"
 
+namespace boost::archive {
+class binary_oarchive;
+class binary_iarchive;
+}  // namespace boost::archive
+
 namespace rackscale::pdes {
 
 class Engine;
@@ -29,6 +34,14 @@ class LogicalProcess {
   // After the last window; now() is the run's end time (or, for a run to exhaustion, the time of the
   // last event handled anywhere).
   virtual void finish() {}
+
+  // Checkpoints (pdes/checkpoint.hpp). An LP type that can be checkpointed says so and saves, and loads
+  // in the same order, every member that can change after its constructor; the engine saves the LP's
+  // sequence number and random stream itself. A run whose LPs are not all checkpointable refuses
+  // --checkpoint and --restart before it starts, so a restart is never silently wrong.
+  [[nodiscard]] virtual bool checkpointable() const { return false; }
+  virtual void save(boost::archive::binary_oarchive& /*out*/) const {}
+  virtual void load(boost::archive::binary_iarchive& /*in*/) {}
 
  protected:
   [[nodiscard]] SimTime now() const noexcept;

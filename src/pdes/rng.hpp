@@ -78,6 +78,13 @@ class CounterRng {
     return (words_drawn + 1) / 2;
   }
 
+  // The stream's position, for checkpoints; the key and LP id are set again when the LP is made.
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    ar & counter_ & next_word_;
+    for (std::uint64_t& word : buffer_) ar & word;
+  }
+
  private:
   using Philox = r123::Philox2x64;
   static constexpr std::uint64_t kBufferedBlocks = 4;

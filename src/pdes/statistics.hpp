@@ -22,6 +22,10 @@ struct EngineStats {
   double sync_seconds = 0;              // wall time in window exchanges (includes waiting for other ranks)
   double wall_seconds = 0;              // wall time of run(): LP init, windows and LP finish
   std::uint64_t peak_memory_bytes = 0;  // the process's peak resident set size at the end of run()
+  std::uint64_t checkpoints = 0;        // checkpoints written by this run (not counting earlier runs)
+  double checkpoint_seconds = 0;        // wall time spent saving them
+  int stop_signal = 0;                  // the signal that stopped the run early (0: none)
+  bool stopped = false;                 // the run stopped at a window boundary before its end
 
   [[nodiscard]] double events_per_second() const {
     return wall_seconds > 0 ? static_cast<double>(events_processed) / wall_seconds : 0.0;
@@ -30,7 +34,8 @@ struct EngineStats {
   template <class Archive>
   void serialize(Archive& ar, unsigned /*version*/) {
     ar & rank & lps & events_processed & remote_sent & remote_received & windows & lookahead & final_time &
-        process_seconds & sync_seconds & wall_seconds & peak_memory_bytes;
+        process_seconds & sync_seconds & wall_seconds & peak_memory_bytes & checkpoints & checkpoint_seconds &
+        stop_signal & stopped;
   }
 };
 

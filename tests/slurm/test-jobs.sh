@@ -123,6 +123,23 @@ sweep=$(submitted "$(RACKSCALE_ENV=$work/site-env.sh "$submit" sweep "$config" "
   --metric /traffic@bytes_delivered --metric /traffic@line_rate_fraction)")
 [ -n "$run" ] && [ -n "$strong" ] && [ -n "$weak" ] && [ -n "$sweep" ] || fail "jobs/submit printed no results directory"
 
+# Slurm's warning before a time limit (--signal=B:TERM@120 in the scripts), sent now by hand: the
+# running traffic run stops at a window boundary with a checkpoint, the job requeues itself, and the
+# second attempt continues from the checkpoint to the results of a run never stopped.
+long_sets=(--set workload.pattern=uniform_random --set workload.messages=256 --set workload.bytes=8MiB)
+long_submitted=$("$submit" run "$config" --ranks 2 "${long_sets[@]}")
+long=$(submitted "$long_submitted")
+long_job=$(sed -n 's/^submitted: job \([0-9]*\) .*/\1/p' <<<"$long_submitted")
+[ -n "$long" ] && [ -n "$long_job" ] || fail "jobs/submit printed no job or results directory for the long run: $long_submitted"
+waited=0
+until grep -qs "simulating 128 devices" "$RACKSCALE_RESULTS/logs/rackscale-run-$long_job.out"; do
+  [ "$waited" -lt "$timeout_s" ] || fail "the long run $long_job never started simulating"
+  sleep 1
+  waited=$((waited + 1))
+done
+scancel --batch --signal=TERM "$long_job"
+echo "test-jobs: sent the time-limit warning (TERM) to job $long_job's batch shell"
+
 waited=0
 while [ -n "$(squeue --noheader)" ]; do
   [ "$waited" -lt "$timeout_s" ] || { squeue; fail "jobs still queued after ${timeout_s} s"; }
@@ -136,14 +153,30 @@ echo "test-jobs: every job left the queue after ${waited} s"
 states=$(scontrol --oneliner show job | grep -v "^JobId=$held " |
   sed -n 's/^JobId=\([0-9]*\) .*JobName=\([^ ]*\) .*JobState=\([A-Z]*\) .*ExitCode=\([0-9:]*\).*/\1 \2 \3 \4/p')
 echo "$states"
-# 1 run; 2 + 2 + 4 array tasks; 3 collect jobs.
-[ "$(wc -l <<<"$states")" -eq 12 ] || fail "expected 12 jobs, found: $states"
+# 2 runs; 2 + 2 + 4 array tasks; 3 collect jobs.
+[ "$(wc -l <<<"$states")" -eq 13 ] || fail "expected 13 jobs, found: $states"
 if grep -v ' COMPLETED 0:0$' <<<"$states"; then
   tail -n 30 "$RACKSCALE_RESULTS"/logs/* >&2
   fail "jobs that did not complete"
 fi
 
 /usr/bin/python3 "$here/check_results.py" run="$run" strong="$strong" weak="$weak" sweep="$sweep"
+
+# The stopped run: requeued once, continued from its checkpoint (then removed), with the results of an
+# uninterrupted run (less the engine's and set-up's wall-clock figures).
+scontrol show job "$long_job" | grep -q "Restarts=1" || fail "job $long_job was not requeued: $(scontrol show job "$long_job")"
+grep -q -- "--restart $long/run.checkpoint" "$RACKSCALE_RESULTS/logs/rackscale-run-$long_job.out" ||
+  fail "the requeued job $long_job did not restart from its checkpoint: $(head -n 3 "$RACKSCALE_RESULTS/logs/rackscale-run-$long_job.out")"
+[ ! -e "$long/run.checkpoint" ] || fail "the finished run left its checkpoint $long/run.checkpoint"
+"$source_dir/scripts/mpirun.sh" -np 2 "$rackscale" run "$config" "${long_sets[@]}" --json 2>/dev/null | tail -n 1 >"$work/uninterrupted.json"
+/usr/bin/python3 - "$work/uninterrupted.json" "$long/run.json" <<'PYTHON' || fail "the restarted run's results differ from an uninterrupted run's"
+import json, sys
+a, b = (json.load(open(path)) for path in sys.argv[1:])
+for d in (a, b):
+    d.pop("engine"); d.pop("setup_s")
+sys.exit(0 if a == b else 1)
+PYTHON
+echo "test-jobs: job $long_job stopped at the warning, was requeued and continued from its checkpoint to the uninterrupted results"
 
 # Each study's launcher, from the job logs' first line; the site environment in the sweep's jobs.
 grep -q "srun --mpi=pmix --ntasks=2 .*rackscale run" "$RACKSCALE_RESULTS"/logs/rackscale-strong-*_0.out ||

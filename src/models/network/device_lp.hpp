@@ -27,6 +27,11 @@ class DeviceBehaviour {
   // A message addressed to this device has fully arrived (now).
   virtual void on_delivery(DeviceLp& /*device*/, const Delivery& /*delivery*/) {}
   virtual void finish(DeviceLp& /*device*/) {}
+  // Checkpoints (pdes::LogicalProcess::checkpointable): a behaviour that can be saved says so and saves
+  // what changes after its constructor.
+  [[nodiscard]] virtual bool checkpointable() const { return false; }
+  virtual void save(boost::archive::binary_oarchive& /*out*/) const {}
+  virtual void load(boost::archive::binary_iarchive& /*in*/) {}
 };
 
 class DeviceLp final : public NetworkNodeLp {
@@ -36,6 +41,9 @@ class DeviceLp final : public NetworkNodeLp {
   void init() override;
   void handle(const pdes::Event& event) override;
   void finish() override;
+  [[nodiscard]] bool checkpointable() const override { return behaviour_->checkpointable(); }
+  void save(boost::archive::binary_oarchive& out) const override;
+  void load(boost::archive::binary_iarchive& in) override;
 
   // For behaviours.
   [[nodiscard]] std::uint32_t device() const noexcept { return device_; }

@@ -66,6 +66,12 @@ class NetworkNodeLp : public pdes::LogicalProcess {
   };
   [[nodiscard]] std::unordered_map<MessageId, LastHop>& last_hop() noexcept { return last_hop_; }
 
+ protected:
+  // For the node types' checkpoints (network_node_checkpoint.cpp): the ports' queues and the last
+  // hops. The path latencies are a cache of the topology's and are not saved.
+  void save_node(boost::archive::binary_oarchive& out) const;
+  void load_node(boost::archive::binary_iarchive& in);
+
  private:
   NetworkContext& network_;
   std::vector<OutputPort> ports_;

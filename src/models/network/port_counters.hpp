@@ -43,6 +43,12 @@ class PortCounters {
     r.chunks += messages;
   }
 
+  // For checkpoints (pdes/checkpoint.hpp): the table's size is the topology's, so only the figures move.
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    for (Record& r : records_) ar & r.bytes & r.busy & r.waited & r.max_wait & r.chunks;
+  }
+
   // One figure for every port, in port id order.
   [[nodiscard]] std::vector<std::uint64_t> bytes() const { return column(&Record::bytes); }
   [[nodiscard]] std::vector<std::uint64_t> busy() const { return column(&Record::busy); }

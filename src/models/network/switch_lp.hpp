@@ -14,6 +14,10 @@ class SwitchLp final : public NetworkNodeLp {
   using NetworkNodeLp::NetworkNodeLp;
   void handle(const pdes::Event& event) override;
   void accept_message(MessageId message, std::uint64_t bytes) override;
+  // Checkpoints cover the ports and last hops; a switch that holds NVLink SHARP state refuses to save.
+  [[nodiscard]] bool checkpointable() const override { return true; }
+  void save(boost::archive::binary_oarchive& out) const override;
+  void load(boost::archive::binary_iarchive& in) override;
 
  private:
   std::unique_ptr<SwitchMultimem> multimem_;  // made on the first NVLS message: most switches never see one

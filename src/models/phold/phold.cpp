@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
 #include <fmt/format.h>
 
 namespace rackscale::models::phold {
@@ -48,5 +50,10 @@ void PholdLp::schedule_next() {
   if (rng().uniform() < remote_) dst = static_cast<pdes::LpId>(rng().below(lps_));
   send(dst, increment(), 0);
 }
+
+// The parameters are the run's and are set again by the constructor; only the history changes.
+void PholdLp::save(boost::archive::binary_oarchive& out) const { out & handled_ & digest_; }
+
+void PholdLp::load(boost::archive::binary_iarchive& in) { in & handled_ & digest_; }
 
 }  // namespace rackscale::models::phold

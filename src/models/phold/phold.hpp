@@ -39,6 +39,9 @@ class PholdLp final : public pdes::LogicalProcess {
   PholdLp(pdes::LpId id, const Params& params);
   void init() override;
   void handle(const pdes::Event& event) override;
+  [[nodiscard]] bool checkpointable() const override { return true; }
+  void save(boost::archive::binary_oarchive& out) const override;
+  void load(boost::archive::binary_iarchive& in) override;
 
   [[nodiscard]] std::uint64_t events_handled() const noexcept { return handled_; }
   // A function of every event this LP handled, in the order it handled them.

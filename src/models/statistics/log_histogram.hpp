@@ -31,6 +31,13 @@ class LogHistogram {
   std::uint64_t& raw_min() noexcept { return min_; }
   std::uint64_t& raw_max() noexcept { return max_; }
 
+  // For checkpoints (pdes/checkpoint.hpp).
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    for (std::uint64_t& c : counts_) ar & c;
+    ar & count_ & min_ & max_ & sum_;
+  }
+
   [[nodiscard]] static std::size_t bucket_of(std::uint64_t value) noexcept;
   [[nodiscard]] static std::uint64_t bucket_low(std::size_t bucket) noexcept;
 

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+
 namespace rackscale::models::traffic {
 
 void TrafficDevice::start(network::DeviceLp& device) {
@@ -24,6 +27,15 @@ void TrafficDevice::on_delivery(network::DeviceLp& device, const network::Delive
   stats_.last_delivery = std::max(stats_.last_delivery, device.time());
   ++counts_.messages_received;
   counts_.bytes_received += delivery.bytes;
+}
+
+// The plan is the run's; what changes is what was sent (all at init) and received so far.
+void TrafficDevice::save(boost::archive::binary_oarchive& out) const {
+  out & counts_.messages_sent & counts_.bytes_sent & counts_.messages_received & counts_.bytes_received;
+}
+
+void TrafficDevice::load(boost::archive::binary_iarchive& in) {
+  in & counts_.messages_sent & counts_.bytes_sent & counts_.messages_received & counts_.bytes_received;
 }
 
 }  // namespace rackscale::models::traffic

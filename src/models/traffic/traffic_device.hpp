@@ -16,6 +16,11 @@ struct TrafficStats {
   std::uint64_t bytes_sent = 0;
   std::uint64_t bytes_delivered = 0;
   pdes::SimTime last_delivery = 0;
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    ar & completion & messages_sent & bytes_sent & bytes_delivered & last_delivery;
+  }
 };
 
 class TrafficDevice final : public network::DeviceBehaviour {
@@ -23,6 +28,9 @@ class TrafficDevice final : public network::DeviceBehaviour {
   TrafficDevice(const TrafficPlan& plan, TrafficStats& stats) : plan_(plan), stats_(stats) {}
   void start(network::DeviceLp& device) override;
   void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
+  [[nodiscard]] bool checkpointable() const override { return true; }
+  void save(boost::archive::binary_oarchive& out) const override;
+  void load(boost::archive::binary_iarchive& in) override;
 
   // This device's own figures: the per-device rows of the results file.
   struct Counts {

@@ -1,0 +1,60 @@
+#pragma once
+// The command-line side of checkpoints and early stops (--checkpoint, --checkpoint-every,
+// --stop-after-windows, --restart; docs/cli.md), shared by `rackscale run` and `rackscale phold`.
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <boost/mpi/communicator.hpp>
+
+#include "pdes/checkpoint.hpp"
+#include "pdes/checkpoint_file.hpp"
+#include "pdes/engine.hpp"
+#include "pdes/statistics.hpp"
+
+namespace rackscale::app {
+
+struct CheckpointOptions {
+  std::string checkpoint;                // --checkpoint FILE; empty: none written
+  std::string every;                     // --checkpoint-every DURATION (wall time); empty: only when stopping
+  std::uint64_t stop_after_windows = 0;  // --stop-after-windows N; 0: never
+  std::string restart;                   // --restart FILE; empty: start from the beginning
+};
+
+void add_checkpoint_options(CLI::App& command, CheckpointOptions& options);
+
+// What a checkpoint of a `rackscale run` must match: the scenario as resolved from the config file, its
+// presets and the --set overrides (Scenario::resolved_yaml).
+[[nodiscard]] std::uint64_t scenario_hash(const std::string& resolved_yaml);
+
+// Wall-clock seconds of a --checkpoint-every value: a positive number with s, min or h ("30min").
+// Throws pdes::CheckpointRefused naming the option.
+[[nodiscard]] double parse_wall_duration(const std::string& text);
+
+// The model's per-rank state outside its LPs, for checkpoints (both null: none).
+struct ModelState {
+  std::function<void(pdes::CheckpointWriter&)> save;
+  std::function<void(pdes::CheckpointReader&)> load;
+};
+
+// Collective, after every LP is added and before engine.run(): checks the options, sets the engine up
+// to write checkpoints and stop, and restores the --restart state. Throws pdes::CheckpointRefused on
+// every rank (exit 2) for a bad option, a workload whose LPs cannot be checkpointed, or a checkpoint
+// that is unreadable or not for this run.
+void prepare_checkpoints(const boost::mpi::communicator& comm, pdes::Engine& engine, const CheckpointOptions& options,
+                         const pdes::CheckpointIdentity& identity, ModelState model = {});
+
+// A run that stopped at a window boundary before its end (a stop signal or --stop-after-windows).
+// Thrown on every rank; the message says why, when, and how to continue (exit 4).
+class RunStopped : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// After engine.run(): throws RunStopped if the run stopped early.
+void throw_if_stopped(const pdes::EngineStats& stats, const CheckpointOptions& options);
+
+}  // namespace rackscale::app
