@@ -1,18 +1,34 @@
 #!/bin/sh
-# Installs what rackscale needs to build, test and run, from Debian 12 packages only.
+# Installs what rackscale needs from Debian 12 packages only (apt-get, as root or through sudo).
+#   sh scripts/install-deps.sh               build and run rackscale, inspect and plot its results
+#   sh scripts/install-deps.sh --for-bench   and Google Benchmark, for bench/ (make bench)
+#   sh scripts/install-deps.sh --for-tests   and everything the test suite needs (make test): GoogleTest,
+#                                            Google Benchmark (make test builds bench/ too), and Slurm
+#                                            with munge for the job scripts' test (tests/slurm)
+# Slurm and munge stay off a machine that only runs rackscale: their packages start daemons.
 # Idempotent: prints nothing and changes nothing when every package is already installed.
 set -eu
 
-PACKAGES="
+RUN="
   build-essential cmake make git pkg-config openssh-client
   openmpi-bin libopenmpi-dev
   libboost-mpi-dev libboost-serialization-dev
   libhdf5-openmpi-dev hdf5-tools
   libfmt-dev libspdlog-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libmetis-dev librandom123-dev libmimalloc-dev
-  libgtest-dev libbenchmark-dev
-  slurmctld slurmd slurm-client munge python3 python3-h5py python3-matplotlib
+  python3 python3-h5py python3-matplotlib
 "
+BENCH="libbenchmark-dev"
+TESTS="libgtest-dev $BENCH slurmctld slurmd slurm-client munge"
+
+PACKAGES=$RUN
+for option in "$@"; do
+  case "$option" in
+    --for-bench) PACKAGES="$PACKAGES $BENCH" ;;
+    --for-tests) PACKAGES="$PACKAGES $TESTS" ;;
+    *) echo "install-deps: unknown option '$option': expected --for-bench or --for-tests" >&2; exit 2 ;;
+  esac
+done
 
 missing=""
 for package in $PACKAGES; do
@@ -34,4 +50,4 @@ fi
 
 echo "install-deps: installing$missing"
 $as_root apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $as_root apt-get install -y -qq --no-install-recommends $missing >/dev/null
+$as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null

@@ -51,12 +51,13 @@ std::string stage_layers(const wl::TrainingLayout& l) {
 std::string describe_layout(const wl::TrainingLayout& l) {
   const auto& p = l.parallel();
   const char* recompute = p.recompute == wl::Recompute::full ? "full" : p.recompute == wl::Recompute::selective ? "selective" : "no";
-  return fmt::format("TP {} x PP {} x DP {} (CP {}, EP {}){}, {}{}, ZeRO {}, {} recomputation; global batch {}, "
-                     "micro-batch {}, {} micro-batches per replica",
-                     l.tensor(), l.pipeline(), l.data(), l.context(), l.expert(), p.sequence_parallel ? " with SP" : "",
+  const char* cp = l.context() > 1 && p.context_algorithm == wl::ContextAlgorithm::all_gather ? " all-gather" : "";
+  return fmt::format("TP {} x PP {} x DP {} (CP{} {}, EP {}){}, {}{}, ZeRO {}, {} recomputation; global batch {}, "
+                     "micro-batch {}, {} micro-batches per replica; stack {}",
+                     l.tensor(), l.pipeline(), l.data(), cp, l.context(), l.expert(), p.sequence_parallel ? " with SP" : "",
                      l.virtual_stages() > 1 ? fmt::format("interleaved 1F1B x{}", l.virtual_stages()) : std::string("1F1B"),
                      l.even_stages() ? std::string() : fmt::format(" (layers per stage {})", stage_layers(l)),
-                     p.zero_stage, recompute, p.global_batch, p.micro_batch, l.micro_batches());
+                     p.zero_stage, recompute, p.global_batch, p.micro_batch, l.micro_batches(), l.stack().name);
 }
 
 // The eight breakdown components, in MeanBreakdown's order.
@@ -187,6 +188,8 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   report.iterations = spec.iterations;
   report.tokens_per_iteration = plan.layout.tokens_per_iteration();
   report.model_flops = plan.model_flops;
+  report.mfu_formula = wl::model_flops_formula(plan.layout.model());
+  report.stack = plan.layout.stack().name;
   report.hardware_flops = plan.hardware_flops;
   report.parameters = plan.parameters;
   report.active_parameters = plan.active_parameters;

@@ -102,10 +102,10 @@ PresetEntry switch_preset(const std::string& name, const std::string& directory)
   return e;
 }
 
-// The model's `source` text: TransformerSpec does not keep it, so it is read from the file.
-std::string model_source(const std::string& name, const std::string& directory) {
+// A model's or stack's `source` text: the specs do not keep it, so it is read from the file.
+std::string preset_source(const char* subdirectory, const std::string& name, const std::string& directory) {
   const ConfigNode tree =
-      parse_yaml_file((std::filesystem::path(directory) / "models" / (name + ".yaml")).string());
+      parse_yaml_file((std::filesystem::path(directory) / subdirectory / (name + ".yaml")).string());
   const ConfigEntry* source = tree.find("source");
   return source != nullptr && source->value.is_scalar() ? source->value.scalar : std::string();
 }
@@ -123,7 +123,7 @@ PresetEntry model(const std::string& name, const std::string& directory) {
   }
   const std::uint64_t parameters = wl::total_parameters(m);
   const std::uint64_t active = wl::active_matmul_parameters(m);
-  PresetEntry e{"models", name, "", model_source(name, directory), {}};
+  PresetEntry e{"models", name, "", preset_source("models", name, directory), {}};
   e.summary = fmt::format("{} parameters{}, {} layers, hidden {}, {} heads{}, sequence {}", billions(parameters),
                           m.experts > 0 ? fmt::format(" ({} active, {} experts, top {})", billions(active), m.experts,
                                                       m.top_k)
@@ -155,6 +155,32 @@ PresetEntry model(const std::string& name, const std::string& directory) {
   return e;
 }
 
+PresetEntry stack(const std::string& name, const std::string& directory) {
+  const wl::StackSpec s = load_stack_preset(name, directory);
+  PresetEntry e{"stacks", name, "", preset_source("stacks", name, directory), {}};
+  const char* transfers = s.pipeline_transfers == wl::PipelineTransfers::blocking ? "blocking" : "overlapped";
+  e.summary = fmt::format("{} pipeline transfers, {} gradient reduction{}, ZeRO-3 gathers {}",
+                          transfers, s.overlap_grad_reduce ? "overlapped" : "after the backward",
+                          s.interleaved_schedule ? ", interleaved schedule" : "",
+                          s.zero3_gather_elements > 0 ? fmt::format("in buckets of {:g} elements",
+                                                                    static_cast<double>(s.zero3_gather_elements))
+                                                      : std::string("a unit at a time"));
+  const auto flag = [](const std::string& key, bool v) { return field(key, v ? "true" : "false", key, v); };
+  e.fields = {
+      flag("interleaved_schedule", s.interleaved_schedule),
+      field("pipeline_transfers", transfers, "pipeline_transfers", transfers),
+      flag("overlap_grad_reduce", s.overlap_grad_reduce),
+      field("grad_bucket_size", s.grad_bucket_bytes > 0 ? si(static_cast<double>(s.grad_bucket_bytes), "B") : "all",
+            "grad_bucket_bytes", s.grad_bucket_bytes),
+      count("zero3_gather_elements", s.zero3_gather_elements),
+      count("zero3_prefetch", s.zero3_prefetch),
+      count("zero3_reduce_elements", s.zero3_reduce_elements),
+      count("zero3_max_live_elements", s.zero3_max_live_elements),
+      count("zero3_streams", s.zero3_streams),
+  };
+  return e;
+}
+
 }  // namespace
 
 std::string singular_kind(const std::string& kind) {
@@ -163,7 +189,7 @@ std::string singular_kind(const std::string& kind) {
 }
 
 const std::vector<std::string>& preset_kinds() {
-  static const std::vector<std::string> kinds{"accelerators", "nics", "switches", "models"};
+  static const std::vector<std::string> kinds{"accelerators", "nics", "switches", "models", "stacks"};
   return kinds;
 }
 
@@ -171,6 +197,7 @@ std::vector<std::string> preset_names_of(const std::string& kind, const std::str
   if (kind == "accelerators") return preset_names(PresetKind::accelerator, directory);
   if (kind == "nics") return preset_names(PresetKind::nic, directory);
   if (kind == "switches") return preset_names(PresetKind::switch_spec, directory);
+  if (kind == "stacks") return stack_preset_names(directory);
   return model_preset_names(directory);
 }
 
@@ -178,6 +205,7 @@ PresetEntry describe_preset(const std::string& kind, const std::string& name, co
   if (kind == "accelerators") return accelerator(name, directory);
   if (kind == "nics") return nic(name, directory);
   if (kind == "switches") return switch_preset(name, directory);
+  if (kind == "stacks") return stack(name, directory);
   return model(name, directory);
 }
 

@@ -10,7 +10,7 @@
 
 namespace rackscale::io {
 
-// The kinds, in listing order: accelerators, nics, switches, models (the subdirectories).
+// The kinds, in listing order: accelerators, nics, switches, models, stacks (the subdirectories).
 [[nodiscard]] const std::vector<std::string>& preset_kinds();
 
 struct PresetField {

@@ -62,6 +62,8 @@ Figures training_figures(const wl::TrainingReport& r) {
             {"tokens_per_s", r.tokens_per_second},
             {"mfu", r.mfu},
             {"hfu", r.hfu},
+            {"mfu_formula", r.mfu_formula},
+            {"stack", r.stack},
             {"hardware_flops_per_device_per_s", r.per_device_tflops * 1e12},
             {"model_flops_per_iteration", r.model_flops},
             {"hardware_flops_per_iteration", r.hardware_flops},

@@ -20,7 +20,7 @@ struct TimeComponent {
 extern const std::array<TimeComponent, 8> kTimeComponents;
 
 // layout, devices, the group sizes, iterations, iteration_time_ps, run_time_ps, tokens_per_iteration,
-// tokens_per_s, mfu, hfu, hardware_flops_per_device_per_s, model_flops_per_iteration,
+// tokens_per_s, mfu, hfu, mfu_formula, stack, hardware_flops_per_device_per_s, model_flops_per_iteration,
 // hardware_flops_per_iteration, parameters, active_parameters, memory_capacity_bytes, memory_warning,
 // mean_forward_ps ... mean_idle_ps.
 [[nodiscard]] Figures training_figures(const models::workload::TrainingReport& report);

@@ -54,7 +54,7 @@ std::string figures_table(const wl::TrainingReport& r) {
   figures.add_row({"iteration time", format_picoseconds(r.iteration_time)});
   figures.add_row({"tokens per iteration", with_commas(r.tokens_per_iteration)});
   figures.add_row({"tokens/s", with_prefix(r.tokens_per_second, Prefixes::counts, "")});
-  figures.add_row({"MFU (model FLOPs)", format_percent(r.mfu)});
+  figures.add_row({fmt::format("MFU (model FLOPs, {} per token)", r.mfu_formula), format_percent(r.mfu)});
   figures.add_row({"HFU (hardware FLOPs)", format_percent(r.hfu)});
   figures.add_row({"hardware FLOP/s per device", with_prefix(r.per_device_tflops * 1e12, Prefixes::si, "FLOP/s")});
   if (r.iterations > 1) figures.add_row({"iterations simulated", with_commas(r.iterations)});

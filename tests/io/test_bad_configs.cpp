@@ -75,6 +75,11 @@ const std::map<std::string, std::string>& expected_messages() {
       {"tco_network_share_itemized.yaml", "15:5: tco.prices.network_share: only allowed with network: cottier_factor"},
       {"tco_price_negative.yaml", "13:20: tco.prices.switch: expected a number >= 0, found -5"},
       {"training_tokens_moved.yaml", "15:3: workload.training_tokens: unknown key; it moved to 'tco.token_budget'"},
+      {"overlap_grad_reduce_moved.yaml",
+       "14:43: workload.parallel.overlap_grad_reduce: unknown key; it moved to 'workload.stack.overlap_grad_reduce'"},
+      {"stack_without_interleaving.yaml",
+       "14:54: workload.parallel.virtual_stages: expected 1: stack deepspeed has no interleaved schedule (its "
+       "interleaved_schedule is false), found 2"},
       {"tco_pue_below_one.yaml", "13:8: tco.pue: expected a number >= 1, found 0.9"},
       {"tco_unknown_grid.yaml",
        "13:9: tco.grid: expected one of world, usa, europe, taiwan, india, iceland, coal, gas, solar, hydro, nuclear, "

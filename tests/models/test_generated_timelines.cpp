@@ -3,6 +3,8 @@
 // times: 1F1B on uneven pipeline stages, and ring attention (context parallelism) with the transfers
 // longer and shorter than the attention they overlap. Identical on every rank count.
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -40,6 +42,19 @@ rackscale::models::AcceleratorSpec h100() {
   return a;
 }
 
+// What a test engine reports for `call`, started at `start` and taking `took`.
+rackscale::models::collectives::CallRecord record_of(const rackscale::models::collectives::CollectiveCall& call,
+                                                     SimTime start, SimTime took) {
+  rackscale::models::collectives::CallRecord record;
+  record.key = call.key;
+  record.kind = call.kind;
+  record.bytes = call.bytes;
+  record.members = static_cast<std::uint32_t>(call.members.size());
+  record.start = start;
+  record.end = start + took;
+  return record;
+}
+
 // Every collective completes the moment it starts: the data-parallel gradient reduction of a CP group
 // (its DP x CP group) then costs nothing, and the timelines are the programs' compute and point-to-point
 // transfers alone.
@@ -47,16 +62,44 @@ class InstantCollectives final : public rackscale::models::collectives::Collecti
  public:
   void start(net::DeviceLp& device, const rackscale::models::collectives::CollectiveCall& call,
              Completion done) override {
-    rackscale::models::collectives::CallRecord record;
-    record.key = call.key;
-    record.kind = call.kind;
-    record.bytes = call.bytes;
-    record.members = static_cast<std::uint32_t>(call.members.size());
-    record.start = record.end = device.time();
-    done(record);
+    done(record_of(call, device.time(), 0));
   }
   void on_delivery(net::DeviceLp&, const net::Delivery&) override {}
 };
+
+// Every all-gather and reduce-scatter takes its ring's alpha-beta time, (p - 1)(a + S / (p B)) with every
+// term rounded up to a picosecond, from the moment this member starts it (members of the programs below
+// start their calls together, so no synchronization is modelled); anything else completes at once.
+class RingTimeCollectives final : public rackscale::models::collectives::CollectiveEngine {
+ public:
+  RingTimeCollectives(SimTime latency, double bandwidth) : latency_(latency), bandwidth_(bandwidth) {}
+
+  static SimTime ring_time(std::uint64_t bytes, std::uint64_t p, SimTime latency, double bandwidth) {
+    return (p - 1) * (latency + net::serialization_time((bytes + p - 1) / p, bandwidth));
+  }
+
+  void start(net::DeviceLp& device, const rackscale::models::collectives::CollectiveCall& call,
+             Completion done) override {
+    const bool ring = call.kind == acc::CollectiveKind::all_gather || call.kind == acc::CollectiveKind::reduce_scatter;
+    const SimTime took = ring ? ring_time(call.bytes, call.members.size(), latency_, bandwidth_) : 0;
+    pending_.emplace(call.key, std::make_pair(record_of(call, device.time(), took), std::move(done)));
+    device.schedule(took, rackscale::models::collectives::kCollectiveTimerKind, {call.key, 0, 0, 0});
+  }
+  void on_delivery(net::DeviceLp&, const net::Delivery&) override {}
+  void on_timer(net::DeviceLp&, const pdes::Event& event) override {
+    const auto it = pending_.find(static_cast<std::uint32_t>(event.payload[0]));
+    auto [record, done] = std::move(it->second);
+    pending_.erase(it);
+    done(record);
+  }
+
+ private:
+  SimTime latency_;
+  double bandwidth_;
+  std::map<std::uint32_t, std::pair<rackscale::models::collectives::CallRecord, Completion>> pending_;
+};
+
+using EngineFactory = std::function<std::unique_ptr<rackscale::models::collectives::CollectiveEngine>()>;
 
 struct DeviceFigures {
   SimTime end = 0;  // of its (one) iteration
@@ -68,7 +111,7 @@ struct DeviceFigures {
 // 2 latency + S / bandwidth (rounded up to a picosecond), its zero-byte acknowledgement 2 latency.
 std::vector<DeviceFigures> run_plan(const boost::mpi::communicator& comm, const wl::TrainingPlan& plan,
                                     const rackscale::models::AcceleratorSpec& accelerator, double bandwidth,
-                                    SimTime latency) {
+                                    SimTime latency, const EngineFactory& collectives = {}) {
   const std::uint32_t n = plan.layout.devices();
   std::vector<rackscale::testing::Cable> cables;
   std::vector<net::NodeId> devices;
@@ -92,7 +135,8 @@ std::vector<DeviceFigures> run_plan(const boost::mpi::communicator& comm, const 
   net::add_network_lps(engine, context, [&](std::uint32_t d) {
     auto e = std::make_unique<acc::DeviceExecutor>(accelerator, indexes[plan.layout.role_of(d)],
                                                    std::make_unique<wl::TrainingRole>(plan, groups, d),
-                                                   std::make_unique<InstantCollectives>(), tallies, 1);
+                                                   collectives ? collectives() : std::make_unique<InstantCollectives>(),
+                                                   tallies, 1);
     executors[d] = e.get();
     return e;
   });
@@ -250,6 +294,7 @@ TEST(GeneratedTimelines, OneFOneBOnUnevenStagesWorkedByHand) {
 // Exposed communication per device = layers x micro-batches x (E_f + E_b); nothing else waits.
 TEST(GeneratedTimelines, RingAttentionExposesWhatTheStepsDoNotHide) {
   wl::TrainingSpec spec = small_model(2);
+  spec.model.causal = false;  // every step the same work (causal step 0 is a little heavier)
   spec.parallel.context = 4;
   spec.parallel.global_batch = 2;
   const auto cluster = cluster_of(4);
@@ -259,8 +304,8 @@ TEST(GeneratedTimelines, RingAttentionExposesWhatTheStepsDoNotHide) {
   const wl::LayerCosts costs(plan.layout);
   const std::uint64_t S = costs.kv_block_bytes();
   ASSERT_EQ(S, 1u << 20);
-  const SimTime c = acc::compute_time(a, costs.attention(256));
-  const SimTime c_b = acc::compute_time(a, wl::LayerCosts::backward(costs.attention(256)));
+  const SimTime c = acc::compute_time(a, costs.attention(256, 1.0));
+  const SimTime c_b = acc::compute_time(a, costs.attention_backward(costs.attention(256, 1.0)));
   const SimTime latency = 100;
   const std::uint64_t layer_steps = 2 * 2;  // layers x micro-batches
 
@@ -294,4 +339,52 @@ TEST(GeneratedTimelines, RingAttentionExposesWhatTheStepsDoNotHide) {
     }
     expect_same(run_plan(world(), plan, a, k.bandwidth, latency), run);
   }
+}
+
+// ZeRO-3 on 2 devices (pure data parallelism, one micro-batch each) with DeepSpeed-style gather buckets of at
+// least 4,000,000 elements, no prefetch and one stream for gathers and reduce-scatters: every gather waits
+// for the compute before its first user and the compute waits for it, and in the backward pass each unit's
+// reduce-scatter, issued after its backward, holds the next unit's first gather behind it on the stream.
+// The small GPT with 2 layers, tied embeddings on one chunk: units embedding (32,768,000 elements), layers
+// of 3 buckets (4,196,352, 4,196,352, 4,194,304; 12,587,008 in all), output layer (its norm, 2,048).
+// Exposed communication = 2 x (sum of the gathers' ring times) + (sum of the units' reduce-scatters);
+// nothing else waits, so the iteration is compute + that.
+TEST(GeneratedTimelines, ZeroThreeBucketsWithoutPrefetchExposeEveryGather) {
+  wl::TrainingSpec spec = small_model(2);
+  spec.parallel.zero_stage = 3;
+  spec.parallel.global_batch = 2;
+  spec.stack.zero3_gather_elements = 4'000'000;
+  spec.stack.zero3_prefetch = 0;
+  spec.stack.zero3_streams = 1;
+  const auto cluster = cluster_of(2);
+  const wl::TrainingPlan plan = wl::build_training_plan(spec, cluster);
+  const auto& a = cluster.accelerator;
+  const SimTime latency = 1'000'000;  // 1 us per ring step
+  const double bandwidth = 100e9;
+  const auto ring = [&](std::uint64_t elements) {
+    return RingTimeCollectives::ring_time(2 * elements, 2, latency, bandwidth);
+  };
+  const std::vector<std::uint64_t> gathers{32'768'000, 4'196'352, 4'196'352, 4'194'304,
+                                           4'196'352,  4'196'352, 4'194'304, 2'048};
+  const std::vector<std::uint64_t> units{32'768'000, 12'587'008, 12'587'008, 2'048};
+  SimTime exposed = 0;
+  for (const auto g : gathers) exposed += 2 * ring(g);
+  for (const auto u : units) exposed += ring(u);
+  SimTime compute = 0;
+  for (const acc::Phase phase : {acc::Phase::forward, acc::Phase::backward, acc::Phase::optimizer})
+    compute += compute_of(plan.programs[0], a, phase, 0);
+  const auto factory = [&] { return std::make_unique<RingTimeCollectives>(latency, bandwidth); };
+  const auto run = run_plan(self(), plan, a, bandwidth, 100, factory);
+  for (std::uint32_t d = 0; d < 2; ++d) {
+    SCOPED_TRACE(d);
+    EXPECT_EQ(run[d].breakdown.exposed_communication, exposed);
+    EXPECT_EQ(run[d].breakdown.compute(), compute);
+    EXPECT_EQ(run[d].end, compute + exposed);
+  }
+  // With one gather of prefetch the forward's gathers hide behind the compute before their users
+  // wherever that compute is longer: never more exposed than without.
+  spec.stack.zero3_prefetch = 1;
+  const auto prefetched = run_plan(self(), wl::build_training_plan(spec, cluster), a, bandwidth, 100, factory);
+  EXPECT_LT(prefetched[0].breakdown.exposed_communication, exposed);
+  expect_same(run_plan(world(), plan, a, bandwidth, 100, factory), run);
 }

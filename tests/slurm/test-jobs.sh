@@ -15,7 +15,7 @@
 # WORK_DIR (default: a new temporary directory) holds the cluster and the results; it is removed
 # after a success unless SLURM_TEST_KEEP is set.
 # Needs the Debian packages slurmctld, slurmd, slurm-client, munge, python3-h5py, python3-matplotlib
-# (scripts/install-deps.sh) and root (slurmd starts jobs as their owner).
+# (scripts/install-deps.sh --for-tests) and root (slurmd starts jobs as their owner).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source_dir=$(dirname "$(dirname "$here")")
@@ -25,7 +25,7 @@ work=${2:-$(mktemp -d /tmp/rackscale-slurm-test.XXXXXX)}
 timeout_s=${SLURM_TEST_TIMEOUT:-300}
 
 for command in slurmctld slurmd sbatch munged mungekey; do
-  command -v "$command" >/dev/null || { echo "test-jobs: $command not found: run scripts/install-deps.sh" >&2; exit 1; }
+  command -v "$command" >/dev/null || { echo "test-jobs: $command not found: run scripts/install-deps.sh --for-tests" >&2; exit 1; }
 done
 [ "$(id -u)" -eq 0 ] || { echo "test-jobs: skipped: slurmd needs root" >&2; exit 77; }
 

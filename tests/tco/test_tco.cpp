@@ -1,4 +1,4 @@
-// The TCO and carbon model against the published figures of shared/reference/energy_carbon_cost.md
+// The TCO and carbon model against the published figures of data/reference/energy_carbon_cost.md
 // and a small case worked by hand. Expected values are written out here from the papers and the
 // formulas of docs/tco.md, never taken from the code under test.
 #include <gtest/gtest.h>

@@ -1,11 +1,12 @@
 // FLOPs and parameters against the hand formulas of Narayanan et al. 2021 (SC'21), whose Table 1
-// (shared/reference/megatron2021_table1.csv) counts hardware FLOPs per iteration with full recomputation as
+// (data/reference/megatron2021_table1.csv) counts hardware FLOPs per iteration with full recomputation as
 //   F = 96 B s l h^2 (1 + s / 6h + V / 16 l h).
 #include <cmath>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "models/workload/layer_costs.hpp"
 #include "models/workload/model_parameters.hpp"
 #include "models/workload/training_plan.hpp"
 #include "workload_test_support.hpp"
@@ -18,7 +19,7 @@ struct MegatronRow {
   std::uint32_t heads, hidden, layers, tensor, pipeline, data, gpus, global_batch;
 };
 
-// Narayanan et al. 2021, Table 1 (shared/reference/megatron2021_table1.csv).
+// Narayanan et al. 2021, Table 1 (data/reference/megatron2021_table1.csv).
 const std::vector<MegatronRow> kTable1{
     {1.7, 24, 2304, 24, 1, 1, 32, 32, 512},        {3.6, 32, 3072, 30, 2, 1, 32, 64, 512},
     {7.5, 32, 4096, 36, 4, 1, 32, 128, 512},       {18.4, 48, 6144, 40, 8, 1, 32, 256, 1024},
@@ -30,8 +31,14 @@ const std::vector<MegatronRow> kTable1{
 double megatron_hardware_flops(double B, double s, double l, double h, double V) {
   return 96 * B * s * l * h * h * (1 + s / (6 * h) + V / (16 * l * h));
 }
+// Megatron's model FLOPs (no recomputation), attention over every key: 72 B s l h^2 (1 + s/6h + V/12lh).
 double megatron_model_flops(double B, double s, double l, double h, double V) {
   return 72 * B * s * l * h * h * (1 + s / (6 * h) + V / (12 * l * h));
+}
+// The MFU numerator of a causal model: 6 N + 6 l h s per token, N = 12 l h^2 + V h (GPT, tied output
+// layer counted once, as active parameters count it): 72 B s l h^2 (1 + s/12h + V/12lh).
+double causal_model_flops(double B, double s, double l, double h, double V) {
+  return 72 * B * s * l * h * h * (1 + s / (12 * h) + V / (12 * l * h));
 }
 
 TEST(Flops, MegatronRowsWithFullRecomputationMatchTheirFormula) {
@@ -50,8 +57,7 @@ TEST(Flops, MegatronRowsWithFullRecomputationMatchTheirFormula) {
     EXPECT_EQ(plan.layout.data(), r.data);
     const double expected = megatron_hardware_flops(r.global_batch, 2048, r.layers, r.hidden, 51200);
     EXPECT_NEAR(plan.hardware_flops / expected, 1.0, 1e-12);
-    EXPECT_NEAR(plan.model_flops / megatron_model_flops(r.global_batch, 2048, r.layers, r.hidden, 51200), 1.0,
-                1e-12);
+    EXPECT_NEAR(plan.model_flops / causal_model_flops(r.global_batch, 2048, r.layers, r.hidden, 51200), 1.0, 1e-12);
   }
 }
 
@@ -90,6 +96,57 @@ TEST(Flops, OneLayerForwardOnOneDevice) {
   EXPECT_DOUBLE_EQ(forward, 24 * b * s * h * h / t + 4 * b * s * s * h / t);
 }
 
+// Fused causal attention computes the tiles on or below the diagonal: of n x n tiles of 128 x 128,
+// n (n + 1) / 2. At s = 8,192 (n = 64) that is 65/128 of every score; unfused, all of them.
+TEST(Flops, FusedCausalAttentionSkipsTheMaskedTiles) {
+  TrainingSpec spec = megatron_gpt(32, 4096, 1);
+  spec.model.sequence = 8192;
+  spec.parallel.global_batch = 1;
+  const auto attention_flops = [](const TrainingPlan& plan, accelerator::Phase phase) {
+    for (const auto& op : plan.programs[0].ops)
+      if (op.kind == accelerator::OpKind::compute && op.label == "attention" && op.phase == phase) return op.cost.flops;
+    return 0.0;
+  };
+  const double s = 8192, h = 4096, every_key = 4 * s * s * h;
+  EXPECT_DOUBLE_EQ(attention_flops(build_training_plan(spec, h100_cluster(1)), accelerator::Phase::forward), every_key);
+  spec.parallel.fused_attention = true;
+  const TrainingPlan fused = build_training_plan(spec, h100_cluster(1));
+  EXPECT_DOUBLE_EQ(attention_flops(fused, accelerator::Phase::forward), every_key * 65 / 128);
+  // FlashAttention-2's backward: five tile products against the forward's two.
+  EXPECT_DOUBLE_EQ(attention_flops(fused, accelerator::Phase::backward), every_key * 65 / 128 * 2.5);
+  // Without a causal mask every tile is computed; for a square mask the share tends to one half.
+  spec.model.causal = false;
+  EXPECT_DOUBLE_EQ(attention_flops(build_training_plan(spec, h100_cluster(1)), accelerator::Phase::forward), every_key);
+  spec.model.causal = true;
+  spec.model.sequence = 1 << 20;
+  const LayerCosts long_sequence(TrainingLayout(spec, 1));
+  EXPECT_NEAR(long_sequence.causal_share(), 0.5, 1e-3);
+}
+
+// Ring attention with causal load balancing does the same tile count as one device would: C devices, 2C
+// chunks of n tiles; step 0 computes 2 n (n + 1) / 2 + n^2 tiles of its 4 n^2, every later step 2 n^2, so
+// C (2 C n^2 + n) in all = 2C n (2C n + 1) / 2, the whole sequence's causal tiles.
+TEST(Flops, CausalRingAttentionDoesTheWholeSequencesWork) {
+  TrainingSpec spec = megatron_gpt(32, 4096, 1);
+  spec.model.sequence = 8192;
+  spec.parallel.fused_attention = true;
+  spec.parallel.global_batch = 1;
+  const auto forward_attention = [](const TrainingPlan& plan) {
+    double flops = 0;
+    for (const auto& op : plan.programs[0].ops)
+      if (op.kind == accelerator::OpKind::compute && op.label == "attention" && op.phase == accelerator::Phase::forward)
+        flops += op.cost.flops;
+    return flops;
+  };
+  const double whole = forward_attention(build_training_plan(spec, h100_cluster(1)));
+  spec.parallel.context = 4;
+  const TrainingPlan ring = build_training_plan(spec, h100_cluster(4));
+  EXPECT_DOUBLE_EQ(4 * forward_attention(ring), whole);
+  const LayerCosts costs(ring.layout);
+  EXPECT_DOUBLE_EQ(costs.ring_step_share(0), 0.5 + 1.0 / (4 * 8));  // chunks of 1,024 tokens: 8 tiles
+  EXPECT_DOUBLE_EQ(costs.ring_step_share(3), 0.5);
+}
+
 TEST(Flops, MixtureOfExpertsCountsActiveParameters) {
   // 2 layers, the first dense; 8 experts of 512, top 2, one shared; SwiGLU; untied.
   TrainingSpec spec;
@@ -101,6 +158,8 @@ TEST(Flops, MixtureOfExpertsCountsActiveParameters) {
   spec.model.vocabulary = 1000;
   spec.model.sequence = 128;
   spec.model.tied_embeddings = false;
+  spec.model.causal = false;            // model FLOPs count every key, as the hardware FLOPs do,
+  spec.parallel.fused_attention = false;  // and the backward runs twice the forward (no flash recompute)
   spec.model.experts = 8;
   spec.model.top_k = 2;
   spec.model.moe_ffn_hidden = 512;

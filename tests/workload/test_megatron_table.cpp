@@ -1,11 +1,11 @@
 // Validation against published measurements: Narayanan et al. 2021 (SC'21), Table 1, per-GPU throughput
 // of GPT models from 1.7B parameters on 32 A100s to 1T parameters on 3,072 A100s
-// (../shared/reference/megatron2021_table1.csv). The test reads the CSV and builds every row's case from
+// (data/reference/megatron2021_table1.csv). The test reads the CSV and builds every row's case from
 // its columns; it hard-codes no prediction. Every row's predicted hardware TFLOP/s per GPU must be
 // within 10% of the published one; the mean absolute error is printed (docs/validation.md records it).
 //
 // What each case is: DGX A100 nodes (8 x A100-80GB on NVSwitch, 8 x 200 Gb/s HDR InfiniBand) on a
-// 3-tier fat tree; GPT with vocabulary 51200, sequence 2048, GeLU MLP of 4h; the row's TP, PP and global
+// fat tree of the fewest tiers that hold its NICs (docs/network.md); GPT with vocabulary 51200, sequence 2048, GeLU MLP of 4h; the row's TP, PP and global
 // batch (DP follows from the GPU count); micro-batch 1; full recomputation; unfused attention (the
 // paper predates FlashAttention); the interleaved schedule with the most virtual stages up to 4 that
 // divide the layers of a stage (the paper does not list them). One parameter was fitted to this table:
@@ -77,12 +77,13 @@ cluster:
   accelerator: a100-sxm4-80gb
   nic: connectx6-hdr-200g
   scale_up: {{kind: nvswitch, domain_devices: 8, bandwidth: 300GB/s, efficiency: 0.68, latency: 500ns, switch: nvswitch-gen2}}
-  scale_out: {{topology: fat_tree, switch: quantum-qm8700-hdr, cable_latency: 50ns, fat_tree: {{tiers: 3}}}}
+  scale_out: {{topology: fat_tree, switch: quantum-qm8700-hdr, cable_latency: 50ns}}
 workload:
   type: training
   model: {{layers: {layers}, hidden: {hidden}, heads: {heads}, vocabulary: 51200, sequence: 2048, activation: gelu}}
   parallel: {{tensor: {tp}, pipeline: {pp}, virtual_stages: {v}, global_batch: {batch}, micro_batch: 1, recompute: full,
              fused_attention: false}}
+  stack: megatron_lm
 )",
                      fmt::arg("params", r.params_billion), fmt::arg("nodes", r.gpus / 8), fmt::arg("layers", r.layers),
                      fmt::arg("hidden", r.hidden), fmt::arg("heads", r.heads), fmt::arg("tp", r.tp), fmt::arg("pp", r.pp),
@@ -91,7 +92,7 @@ workload:
 }  // namespace
 
 TEST(MegatronTable1, EveryRowWithinTenPercentOfThePublishedThroughput) {
-  const auto rows = read_table(RACKSCALE_SHARED_REFERENCE "/megatron2021_table1.csv");
+  const auto rows = read_table(RACKSCALE_REFERENCE_DIR "/megatron2021_table1.csv");
   ASSERT_EQ(rows.size(), 10u);
   // One directory for both ranks: rank 0 names it and removes it once both are done with it.
   const rackscale::test::ScratchDir dir(world(), "megatron");

@@ -38,6 +38,7 @@ using workload::test::small_gpt;
 // Communicators: tensor, data, pipeline: 3 x 64 MiB = 201,326,592.
 TrainingLayout worked_example(std::uint32_t zero, Recompute recompute) {
   TrainingSpec spec = small_gpt();
+  spec.parallel.fused_attention = false;  // Korthikanti et al.'s attention, score matrix in HBM
   spec.parallel.tensor = 2;
   spec.parallel.sequence_parallel = true;
   spec.parallel.pipeline = 2;
@@ -62,6 +63,85 @@ TEST(Memory, WorkedExampleActivationsPerLayer) {
   EXPECT_EQ(layer_activation_bytes(l, 0, Recompute::full), 2'097'152u);
 }
 
+// Fused attention keeps no score matrix: the worked example's layer without recomputation holds what
+// selective recomputation holds plus the fp32 log-sum-exp per query and head: 2,048 tokens x 8 heads
+// per TP rank x 4 bytes = 65,536 bytes.
+TEST(Memory, FusedAttentionKeepsOnlyTheSoftmaxStatistics) {
+  TrainingSpec spec = worked_example(0, Recompute::none).spec();
+  spec.parallel.fused_attention = true;
+  const TrainingLayout l(spec, 8);
+  EXPECT_EQ(layer_activation_bytes(l, 0, Recompute::none), 35'651'584u + 65'536u);
+  EXPECT_EQ(layer_activation_bytes(l, 0, Recompute::selective), 35'651'584u);
+}
+
+// Llama 3 405B's layer (h 16,384, 128 heads of 128, 8 KV heads, SwiGLU 53,248) on TP 8 with SP and CP 16 at
+// 131,072 tokens: per token of the device's s / C = 8,192, with t = 8, a_t = 16, g_t = 1, f_t = 6,656:
+// 10 h / t + 2 a_t d + 4 g_t d + 2 a_t d + 4 a_t + 2 (2 f_t) + 2 f_t = 20,480 + 4,096 + 512 + 4,096 + 64 +
+// 26,624 + 13,312 = 69,184 bytes: 566,755,328 bytes a layer. Linear in the sequence: doubling it doubles
+// the bytes exactly (unfused attention's 5 a_t s term would grow with s^2: 80 GiB more here).
+TEST(Memory, FusedAttentionAtLongSequenceIsLinearInTheSequence) {
+  TrainingSpec spec;
+  spec.model.layers = 16;
+  spec.model.hidden = 16384;
+  spec.model.heads = 128;
+  spec.model.kv_heads = 8;
+  spec.model.ffn_hidden = 53248;
+  spec.model.activation = workload::Activation::swiglu;
+  spec.model.vocabulary = 128256;
+  spec.model.sequence = 131072;
+  spec.parallel.tensor = 8;
+  spec.parallel.sequence_parallel = true;
+  spec.parallel.context = 16;
+  spec.parallel.global_batch = 1;
+  const TrainingLayout l(spec, 128);
+  EXPECT_EQ(layer_activation_bytes(l, 0, Recompute::none), 8192u * 69'184u);
+  spec.model.sequence = 262144;
+  EXPECT_EQ(layer_activation_bytes(TrainingLayout(spec, 128), 0, Recompute::none), 2 * 8192u * 69'184u);
+  spec.model.sequence = 131072;
+  spec.parallel.fused_attention = false;
+  EXPECT_EQ(layer_activation_bytes(TrainingLayout(spec, 128), 0, Recompute::none),
+            8192ULL * (69'184 - 64) + 5ULL * 16 * 131072 * 8192);
+}
+
+// ZeRO-3 of a 530B GPT (105 layers, h 20,480, 128 heads, V 51,200, tied) on 640 devices, no model
+// parallelism: a layer holds 5,033,246,720 parameters (norm 40,960, QKV 1,258,291,200, projection
+// 419,430,400, norm 40,960, MLP 1,677,721,600 twice); the device 529,539,522,560 / 640 = 827,405,504 of
+// them. FSDP gathers a layer at a time with one ahead: weights (shard + 2 layers) x 2 bytes; gradients the
+// shard and two units' unreduced ones. DeepSpeed's buckets of 5e7 elements are the tensors (QKV with the
+// norm before it 1,258,332,160; projection; the MLP input with its norm 1,677,762,560; the MLP output);
+// two of the largest exceed stage3_max_live_parameters (1e9), so nothing is prefetched: weights (shard +
+// 1,677,762,560) x 2; gradients the shard and two reduce buckets of 5e8.
+TEST(Memory, ZeroThreeHoldsWhatTheStackHolds) {
+  TrainingSpec spec;
+  spec.model.layers = 105;
+  spec.model.hidden = 20480;
+  spec.model.heads = 128;
+  spec.model.vocabulary = 51200;
+  spec.model.sequence = 2048;
+  spec.parallel.zero_stage = 3;
+  spec.parallel.micro_batch = 4;
+  spec.parallel.global_batch = 2560;
+  spec.parallel.recompute = Recompute::full;
+  const std::uint64_t shard = 827'405'504;
+  // FSDP's knobs (configs/presets/stacks/fsdp.yaml): a unit at a time, one ahead.
+  spec.stack.zero3_gather_elements = 0;
+  spec.stack.zero3_prefetch = 1;
+  spec.stack.zero3_reduce_elements = 0;
+  spec.stack.zero3_max_live_elements = 0;
+  MemoryBreakdown m = stage_memory(TrainingLayout(spec, 640), 0);
+  EXPECT_EQ(m.parameters, 529'539'522'560u);
+  EXPECT_EQ(m.weights, (shard + 2 * 5'033'246'720u) * 2);
+  EXPECT_EQ(m.gradients, shard * 2 + 2 * 5'033'246'720u * 2);
+  // DeepSpeed's (deepspeed.yaml).
+  spec.stack.zero3_gather_elements = 50'000'000;
+  spec.stack.zero3_reduce_elements = 500'000'000;
+  spec.stack.zero3_max_live_elements = 1'000'000'000;
+  m = stage_memory(TrainingLayout(spec, 640), 0);
+  EXPECT_EQ(m.weights, (shard + 1'677'762'560u) * 2);
+  EXPECT_EQ(m.gradients, shard * 2 + 2 * 500'000'000u * 2);
+  EXPECT_EQ(m.optimizer_states, shard * 12);
+}
+
 TEST(Memory, WorkedExampleZeroStages) {
   const std::uint64_t params = 41'566'208, shard = params / 2, largest_unit = 16'384'000;  // the embedding
   struct Row {
@@ -79,9 +159,13 @@ TEST(Memory, WorkedExampleZeroStages) {
     EXPECT_EQ(m.optimizer_states, r.optimizer);
     EXPECT_EQ(m.communication_buffers, 3u * (64u << 20));
   }
-  // ZeRO 2 adds two gradient buckets (25 MiB) to the shard.
-  const MemoryBreakdown z2 = stage_memory(worked_example(2, Recompute::none), 0);
-  EXPECT_EQ(z2.gradients, 2 * shard + 2 * (25u << 20));
+  // ZeRO 2 adds two gradient buckets (25 MiB here) to the shard; buckets larger than half the gradients
+  // (the default stack's 80 MB) hold at most all of them.
+  TrainingSpec spec = worked_example(2, Recompute::none).spec();
+  spec.stack.grad_bucket_bytes = 25u << 20;
+  EXPECT_EQ(stage_memory(TrainingLayout(spec, 8), 0).gradients, 2 * shard + 2 * (25u << 20));
+  spec.stack.grad_bucket_bytes = 80'000'000;
+  EXPECT_EQ(stage_memory(TrainingLayout(spec, 8), 0).gradients, 2 * shard + 2 * params);
 }
 
 TEST(Memory, WorkedExampleRecomputePolicies) {
@@ -163,6 +247,7 @@ TEST(Memory, WorkedExampleUnevenStages) {
 // one micro-batch in flight: 273,154,048.
 TEST(Memory, WorkedExampleContextParallelRingBuffers) {
   TrainingSpec spec = small_gpt();
+  spec.parallel.fused_attention = false;  // the worked example's attention (ring buffers do not depend on it)
   spec.parallel.tensor = 2;
   spec.parallel.sequence_parallel = true;
   spec.parallel.context = 4;
@@ -201,8 +286,9 @@ TEST(Memory, WorkedExampleContextParallelRingBuffers) {
 
 TEST(Memory, KorthikantiFormulaWithoutSequenceParallelism) {
   // s b h (10 + 24 / t + 5 a s / (h t)) per layer: the 10 s b h of norms, inputs and dropout masks stay
-  // replicated on every TP rank.
+  // replicated on every TP rank. Unfused attention, as in the paper.
   TrainingSpec spec = small_gpt();
+  spec.parallel.fused_attention = false;
   spec.parallel.tensor = 4;
   spec.parallel.global_batch = 1;
   const TrainingLayout l(spec, 4);

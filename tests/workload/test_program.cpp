@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "models/workload/model_parameters.hpp"
+#include "models/workload/parameter_tensors.hpp"
 #include "models/workload/training_plan.hpp"
 #include "workload_test_support.hpp"
 
@@ -274,12 +275,12 @@ TEST(Program, DataParallelBucketsSumToTheLocalGradients) {
   TrainingSpec spec = small_gpt();
   spec.parallel.pipeline = 2;
   spec.parallel.virtual_stages = 2;
-  spec.parallel.bucket_bytes = 5'000'000;
+  spec.stack.grad_bucket_bytes = 5'000'000;
   spec.parallel.global_batch = 8;  // data 2, 4 micro-batches
   for (const bool overlap : {true, false})
     for (const std::uint32_t zero : {0u, 1u, 2u}) {
       SCOPED_TRACE(::testing::Message() << "overlap " << overlap << " zero " << zero);
-      spec.parallel.overlap_grad_reduce = overlap;
+      spec.stack.overlap_grad_reduce = overlap;
       spec.parallel.zero_stage = zero;
       const TrainingPlan plan = plan_for(spec, 4);
       for (std::uint32_t s = 0; s < 2; ++s) {
@@ -294,7 +295,7 @@ TEST(Program, DataParallelBucketsSumToTheLocalGradients) {
           if (op.stream == kDataStream && op.phase == Phase::backward) largest = std::max(largest, op.bytes);
           if (op.stream == kDataStream && op.phase == Phase::optimizer) gathered += op.bytes;
         }
-        EXPECT_LE(largest, spec.parallel.bucket_bytes);
+        EXPECT_LE(largest, spec.stack.grad_bucket_bytes);
         EXPECT_EQ(gathered, zero == 0 ? 0 : local);  // the updated parameters, ZeRO 1-2
       }
     }
@@ -302,7 +303,8 @@ TEST(Program, DataParallelBucketsSumToTheLocalGradients) {
 
 TEST(Program, GradientBucketsStartDuringTheLastBackward) {
   TrainingSpec spec = small_gpt();
-  spec.parallel.bucket_bytes = 5'000'000;
+  spec.stack.grad_bucket_bytes = 5'000'000;
+  spec.stack.overlap_grad_reduce = true;
   spec.parallel.global_batch = 8;  // data 2, 4 micro-batches
   const TrainingPlan plan = plan_for(spec, 2);
   const Program& p = plan.programs[0];
@@ -315,7 +317,7 @@ TEST(Program, GradientBucketsStartDuringTheLastBackward) {
   EXPECT_LT(first_bucket, last_backward);
   EXPECT_EQ(p.ops[first_bucket].micro_batch, 3u);
   // Without overlap every bucket comes after the backward pass.
-  spec.parallel.overlap_grad_reduce = false;
+  spec.stack.overlap_grad_reduce = false;
   const TrainingPlan late = plan_for(spec, 2);
   const auto& ops = late.programs[0].ops;
   std::size_t late_first_bucket = ops.size(), late_last_backward = 0;
@@ -332,26 +334,72 @@ TEST(Program, ZeroThreeGathersEachUnitAndReduceScattersItsGradients) {
   spec.model.layers = 2;
   spec.parallel.zero_stage = 3;
   spec.parallel.global_batch = 4;  // data 2, 2 micro-batches
-  const TrainingPlan plan = plan_for(spec, 2);
-  int gathers = 0, reduces = 0;
-  std::uint64_t reduced = 0;
-  for (const Op& op : plan.programs[0].ops) {
-    if (op.stream == kParamGatherStream) {
-      ++gathers;
-      EXPECT_EQ(op.collective, CollectiveKind::all_gather);
+  // One stream: the reduce-scatters queue behind the gathers (one process group); two: a stream each.
+  for (const std::uint32_t streams : {1u, 2u}) {
+    SCOPED_TRACE(streams);
+    spec.stack.zero3_streams = streams;
+    const TrainingPlan plan = plan_for(spec, 2);
+    const std::uint8_t reduce_stream = streams == 1 ? kParamGatherStream : kDataStream;
+    int gathers = 0, reduces = 0;
+    std::uint64_t reduced = 0;
+    for (const Op& op : plan.programs[0].ops) {
+      if (op.kind != OpKind::collective) continue;
       EXPECT_EQ(op.group, GroupKind::data);
+      if (op.collective == CollectiveKind::all_gather) {
+        ++gathers;
+        EXPECT_EQ(op.stream, kParamGatherStream);
+      }
+      if (op.collective == CollectiveKind::reduce_scatter) {
+        ++reduces;
+        reduced += op.bytes;
+        EXPECT_EQ(op.stream, reduce_stream);
+        EXPECT_EQ(op.phase, Phase::backward);
+      }
+      EXPECT_NE(op.phase, Phase::optimizer);  // no gather after the step
     }
-    if (op.stream == kDataStream && op.phase == Phase::backward) {
-      ++reduces;
-      reduced += op.bytes;
-      EXPECT_EQ(op.collective, CollectiveKind::reduce_scatter);
-    }
-    EXPECT_FALSE(op.stream == kDataStream && op.phase == Phase::optimizer);  // no gather after the step
+    // 4 units (embedding, 2 layers, output layer) x 2 micro-batches x (forward + backward).
+    EXPECT_EQ(gathers, 4 * 2 * 2);
+    EXPECT_EQ(reduces, 4 * 2);
+    EXPECT_EQ(reduced, 2 * local_stage_parameters(plan.layout, 0).total() * 2);
   }
-  // 4 units (embedding, 2 layers, output layer) x 2 micro-batches x (forward + backward).
-  EXPECT_EQ(gathers, 4 * 2 * 2);
-  EXPECT_EQ(reduces, 4 * 2);
-  EXPECT_EQ(reduced, 2 * local_stage_parameters(plan.layout, 0).total() * 2);
+}
+
+// DeepSpeed-style buckets: the small GPT's layer holds (in use order) attention norm 2,048, QKV
+// 3,145,728, projection 1,048,576, MLP norm 2,048, MLP in 4,194,304, MLP out 4,194,304 elements. With
+// buckets of at least 4,000,000: [norm, QKV, projection] 4,196,352; [norm, MLP in] 4,196,352; [MLP out]
+// 4,194,304. The embedding (32,000 x 1,024) and the output layer (norm 2,048 + 32,768,000) are a bucket
+// each. Each bucket is gathered before the first op that uses it, in the forward pass and again in the
+// backward, where the layer's buckets come in reverse.
+TEST(Program, ZeroThreeBucketsFollowTheStack) {
+  TrainingSpec spec = small_gpt();
+  spec.model.layers = 1;
+  spec.model.tied_embeddings = false;
+  spec.parallel.zero_stage = 3;
+  spec.parallel.global_batch = 2;  // data 2, 1 micro-batch
+  spec.stack.zero3_gather_elements = 4'000'000;
+  const TrainingLayout layout(spec, 2);
+  std::vector<std::uint64_t> sizes;
+  for (const GatherBucket& b : gather_buckets(layer_tensors(layout, 0), 4'000'000)) sizes.push_back(b.elements);
+  EXPECT_EQ(sizes, (std::vector<std::uint64_t>{4'196'352, 4'196'352, 4'194'304}));
+  const TrainingPlan plan = plan_for(spec, 2);
+  std::vector<std::uint64_t> gathered;
+  std::vector<std::string> first_users;
+  const auto& ops = plan.programs[0].ops;
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    if (ops[i].kind != OpKind::collective || ops[i].collective != CollectiveKind::all_gather) continue;
+    gathered.push_back(ops[i].bytes / 2);
+  }
+  const std::vector<std::uint64_t> forward{32'768'000, 4'196'352, 4'196'352, 4'194'304, 32'770'048};
+  std::vector<std::uint64_t> expected = forward;
+  for (auto b : {32'770'048ULL, 4'194'304ULL, 4'196'352ULL, 4'196'352ULL, 32'768'000ULL}) expected.push_back(b);
+  EXPECT_EQ(gathered, expected);
+  EXPECT_EQ(largest_gather_elements(layout, 0), 32'770'048u);
+  // Prefetch: one gather ahead by default; a cap of live elements below two of the largest stops it.
+  EXPECT_EQ(zero3_prefetch_depth(layout, 0), 1u);
+  spec.stack.zero3_max_live_elements = 60'000'000;
+  EXPECT_EQ(zero3_prefetch_depth(TrainingLayout(spec, 2), 0), 0u);
+  spec.stack.zero3_max_live_elements = 70'000'000;
+  EXPECT_EQ(zero3_prefetch_depth(TrainingLayout(spec, 2), 0), 1u);
 }
 
 TEST(Program, ContextAndExpertParallelCollectives) {
@@ -391,6 +439,40 @@ TEST(Program, ContextAndExpertParallelCollectives) {
 // backward, messages S (block 0), S (block 1), 2S (block 2 and the partial of step 1), S (partial of
 // step 2), S (partial of step 3, home to its owner): the blocks and their gradients C - 1 hops each;
 // 4 attention backward steps. Ids are unique and the sends and receives of each layer pair up.
+// All-gather context parallelism on the ring test's job (small GPT, C = 4, b = 1, s_q = 256 tokens; a
+// device's keys and values S = 256 x 2 x 16 x 64 x 2 = 1 MiB): per layer and micro-batch, an all-gather of
+// the C blocks (4 MiB, the gathered size) before the forward attention, another before the backward one,
+// and a reduce-scatter of their gradients (4 MiB) after it; no point-to-point transfers. The attention
+// meets all 1,024 keys with the causal share of two 128-token chunks (one tile each) of 8: 1/2 + 1/16.
+TEST(Program, AllGatherContextParallelismGathersKeysAndValues) {
+  TrainingSpec spec = small_gpt();
+  spec.model.layers = 2;
+  spec.parallel.context = 4;
+  spec.parallel.context_algorithm = ContextAlgorithm::all_gather;
+  spec.parallel.global_batch = 2;
+  const TrainingPlan plan = plan_for(spec, 4);
+  std::map<std::tuple<CollectiveKind, Phase>, std::vector<std::uint64_t>> context;
+  double attention_flops = 0;
+  for (const Op& op : plan.programs[0].ops) {
+    EXPECT_NE(op.kind, OpKind::send);
+    EXPECT_NE(op.kind, OpKind::recv);
+    if (op.kind == OpKind::collective && op.group == GroupKind::context)
+      context[{op.collective, op.phase}].push_back(op.bytes);
+    if (op.kind == OpKind::compute && op.label == "attention" && op.phase == Phase::forward)
+      attention_flops += op.cost.flops;
+  }
+  const std::vector<std::uint64_t> four(4, 4u << 20);  // 2 micro-batches x 2 layers
+  EXPECT_EQ((context[{CollectiveKind::all_gather, Phase::forward}]), four);
+  EXPECT_EQ((context[{CollectiveKind::all_gather, Phase::backward}]), four);
+  EXPECT_EQ((context[{CollectiveKind::reduce_scatter, Phase::backward}]), four);
+  EXPECT_EQ(context.size(), 3u);
+  EXPECT_DOUBLE_EQ(attention_flops, 2.0 * 2 * 4.0 * 256 * 1024 * 16 * 64 * (0.5 + 1.0 / 16));
+  // The same work as the ring's 9/16 of every key (Program.RingAttentionSendsBlocksRoundTheRing).
+  EXPECT_DOUBLE_EQ(0.5 + 1.0 / 16, 9.0 / 16);
+  // Memory: the gathered keys and values and their gradients, 2 C blocks.
+  EXPECT_EQ(plan.memory[0].ring_attention_buffers, 2u * 4 * (1u << 20));
+}
+
 TEST(Program, RingAttentionSendsBlocksRoundTheRing) {
   TrainingSpec spec = small_gpt();
   spec.model.layers = 2;
@@ -434,9 +516,10 @@ TEST(Program, RingAttentionSendsBlocksRoundTheRing) {
       EXPECT_EQ((steps[{mb, layer, Phase::forward}]), 4);
       EXPECT_EQ((steps[{mb, layer, Phase::backward}]), 4);
     }
-  // The four steps of a layer count every key once: 4 b s_q s a_t d = 4 x 256 x 1024 x 16 x 64 per layer
-  // and micro-batch (s_kv = s, as without CP).
-  EXPECT_DOUBLE_EQ(attention_flops, 2.0 * 2 * 4.0 * 256 * 1024 * 16 * 64);
+  // The four steps of a layer meet every key once: 4 b s_q s a_t d = 4 x 256 x 1024 x 16 x 64 per layer
+  // and micro-batch (s_kv = s, as without CP), of which the causal mask leaves the tiles a device would
+  // compute alone: 8 tiles of 128 a side, 9/16 (step 0 on the device's own two chunks 3/4, the others 1/2).
+  EXPECT_DOUBLE_EQ(attention_flops, 2.0 * 2 * 4.0 * 256 * 1024 * 16 * 64 * 9 / 16);
   // With selective recomputation the forward ring runs again in the backward pass, phase recompute.
   spec.parallel.recompute = Recompute::selective;
   const TrainingPlan selective = plan_for(spec, 4);

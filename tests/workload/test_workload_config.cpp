@@ -59,7 +59,10 @@ TEST(WorkloadConfig, TrainingWithAPresetModel) {
   EXPECT_EQ(t.parallel.data, 0u);
   EXPECT_EQ(t.parallel.global_batch, 16u);
   EXPECT_EQ(t.parallel.micro_batch, 1u);
-  EXPECT_EQ(t.parallel.bucket_bytes, 25u << 20);
+  // No stack named: Megatron Core's defaults (configs/presets/stacks/megatron_core.yaml).
+  EXPECT_EQ(t.stack.name, "megatron_core");
+  EXPECT_EQ(t.stack.grad_bucket_bytes, 80'000'000u);
+  EXPECT_FALSE(t.stack.overlap_grad_reduce);
   EXPECT_EQ(t.iterations, 3u);
   EXPECT_TRUE(t.memory_warn_only);
   // Keys are located, those from the preset in the preset file.
@@ -82,9 +85,6 @@ TEST(WorkloadConfig, EveryParallelKey) {
       "    recompute: selective\n"
       "    global_batch: 8\n"
       "    micro_batch: 2\n"
-      "    bucket_size: 40MiB\n"
-      "    overlap_grad_reduce: false\n"
-      "    overlap_param_gather: false\n"
       "    dtype: fp8\n"));
   const wl::TrainingSpec& t = s.workload.training;
   EXPECT_EQ(t.model.name, "llama3-70b");
@@ -104,11 +104,38 @@ TEST(WorkloadConfig, EveryParallelKey) {
   EXPECT_EQ(p.recompute, wl::Recompute::selective);
   EXPECT_EQ(p.global_batch, 8u);
   EXPECT_EQ(p.micro_batch, 2u);
-  EXPECT_EQ(p.bucket_bytes, 40u << 20);
-  EXPECT_FALSE(p.overlap_grad_reduce);
-  EXPECT_FALSE(p.overlap_param_gather);
   EXPECT_EQ(p.dtype, models::accelerator::DType::fp8);
   EXPECT_FALSE(t.memory_warn_only);
+}
+
+TEST(WorkloadConfig, StackPresetWithKnobsSetByHand) {
+  const models::Scenario s = load_text(scenario(
+      "  type: training\n"
+      "  model: {preset: llama3-70b, layers: 8}\n"
+      "  parallel: {tensor: 2, pipeline: 2, zero_stage: 3, global_batch: 8}\n"
+      "  stack:\n"
+      "    preset: deepspeed\n"
+      "    zero3_prefetch: 2\n"
+      "    zero3_streams: 2\n"
+      "    grad_bucket_size: 40MiB\n"));
+  const wl::StackSpec& k = s.workload.training.stack;
+  EXPECT_EQ(k.name, "deepspeed");
+  EXPECT_FALSE(k.interleaved_schedule);
+  EXPECT_EQ(k.pipeline_transfers, wl::PipelineTransfers::blocking);
+  EXPECT_FALSE(k.overlap_grad_reduce);
+  EXPECT_EQ(k.grad_bucket_bytes, 40u << 20);
+  EXPECT_EQ(k.zero3_gather_elements, 50'000'000u);
+  EXPECT_EQ(k.zero3_prefetch, 2u);
+  EXPECT_EQ(k.zero3_reduce_elements, 500'000'000u);
+  EXPECT_EQ(k.zero3_max_live_elements, 1'000'000'000u);
+  EXPECT_EQ(k.zero3_streams, 2u);
+  EXPECT_EQ(s.key_locations.at("workload.stack.zero3_prefetch"), s.source_file + ":16:5");
+  for (const char* name : {"megatron_lm", "megatron_core", "deepspeed", "fsdp"}) {
+    SCOPED_TRACE(name);
+    EXPECT_EQ(load_stack_preset(name, presets_dir()).name, name);
+  }
+  EXPECT_TRUE(load_stack_preset("fsdp", presets_dir()).overlap_grad_reduce);
+  EXPECT_EQ(load_stack_preset("megatron_lm", presets_dir()).grad_bucket_bytes, 0u);
 }
 
 TEST(WorkloadConfig, UnevenPipelineStages) {

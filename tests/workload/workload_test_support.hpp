@@ -22,9 +22,11 @@ inline TrainingSpec small_gpt() {
   return s;
 }
 
-// A GPT row of Narayanan et al. 2021, Table 1 (vocabulary 51200, sequence 2048).
+// A GPT row of Narayanan et al. 2021, Table 1 (vocabulary 51200, sequence 2048), with the unfused attention
+// of that paper (it predates FlashAttention): every score is computed, the causal mask applied after.
 inline TrainingSpec megatron_gpt(std::uint32_t heads, std::uint32_t hidden, std::uint32_t layers) {
   TrainingSpec s;
+  s.parallel.fused_attention = false;
   s.model.layers = layers;
   s.model.hidden = hidden;
   s.model.heads = heads;

@@ -320,7 +320,7 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
     fail(root, "", "expected a mapping of scenario keys (name, cluster, workload, ...), found " + describe_found(root));
 
   const auto takes_preset = [](const std::string& key_path) {
-    return key_path == kModelPresetPath ||
+    return key_path == kModelPresetPath || key_path == kStackPresetPath ||
            std::any_of(kPresetFields.begin(), kPresetFields.end(),
                        [&](const PresetField& f) { return key_path == f.path; });
   };

@@ -21,10 +21,28 @@ using models::accelerator::Algorithm;
 using models::accelerator::CollectiveKind;
 using models::accelerator::DType;
 
-// --- model presets ------------------------------------------------------------------------------------
+// --- model and stack presets ----------------------------------------------------------------------
 
-std::filesystem::path models_directory(const std::string& presets_dir) {
-  return std::filesystem::path(presets_dir) / "models";
+// A kind of preset the workload takes: its directory below the presets directory and what it is called.
+struct WorkloadPresetKind {
+  const char* directory;
+  const char* what;
+};
+constexpr WorkloadPresetKind kModelPresets{"models", "model"};
+constexpr WorkloadPresetKind kStackPresets{"stacks", "software stack"};
+
+std::filesystem::path preset_directory(const WorkloadPresetKind& kind, const std::string& presets_dir) {
+  return std::filesystem::path(presets_dir) / kind.directory;
+}
+
+std::vector<std::string> names_in(const WorkloadPresetKind& kind, const std::string& presets_dir) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(preset_directory(kind, presets_dir), ec), end; !ec && it != end;
+       it.increment(ec))
+    if (it->path().extension() == ".yaml" && it->is_regular_file(ec)) names.push_back(it->path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
 }
 
 // Preset names are file names; anything that could climb out of the directory is not a name.
@@ -36,42 +54,45 @@ bool plausible_name(const std::string& name) {
   });
 }
 
-ConfigNode load_model_tree(const ConfigNode& name_node, const std::string& name, const std::string& path,
-                           const std::string& presets_dir) {
-  const auto file = models_directory(presets_dir) / (name + ".yaml");
+ConfigNode load_preset_tree(const WorkloadPresetKind& kind, const ConfigNode& name_node, const std::string& name,
+                            const std::string& path, const std::string& presets_dir) {
+  const auto file = preset_directory(kind, presets_dir) / (name + ".yaml");
   std::error_code ec;
   if (!plausible_name(name) || !std::filesystem::is_regular_file(file, ec)) {
-    const auto names = model_preset_names(presets_dir);
+    const auto names = names_in(kind, presets_dir);
     std::string message;
     if (names.empty()) {
-      message = fmt::format("expected a model preset, found {}; there are none in {} (set RACKSCALE_PRESETS to the "
+      message = fmt::format("expected a {} preset, found {}; there are none in {} (set RACKSCALE_PRESETS to the "
                             "presets directory)",
-                            quote_found(name), models_directory(presets_dir).string());
+                            kind.what, quote_found(name), preset_directory(kind, presets_dir).string());
     } else {
-      message = fmt::format("expected a model preset (one of {}), found {}", join(names), quote_found(name));
+      message = fmt::format("expected a {} preset (one of {}), found {}", kind.what, join(names), quote_found(name));
       if (const auto guess = closest_match(name, names)) message += "; did you mean '" + *guess + "'?";
     }
     fail(name_node, path, message);
   }
   ConfigNode tree = parse_yaml_file(file.string());
   if (!tree.is_mapping())
-    fail(tree, path, "expected a mapping of model fields in the preset file, found " + describe_found(tree));
+    fail(tree, path, fmt::format("expected a mapping of {} fields in the preset file, found {}", kind.what,
+                                 describe_found(tree)));
   return tree;
 }
 
 // Replaces a preset name, or a mapping with `preset`, by the merged mapping.
-void resolve_model_field(ConfigNode& field, const std::string& path, const std::string& presets_dir) {
+void resolve_preset_field(const WorkloadPresetKind& kind, ConfigNode& field, const std::string& path,
+                          const std::string& presets_dir) {
   if (field.is_scalar()) {
-    field = load_model_tree(field, field.scalar, path, presets_dir);
+    field = load_preset_tree(kind, field, field.scalar, path, presets_dir);
     return;
   }
   if (!field.is_mapping())
-    fail(field, path, "expected a model preset name or a mapping, found " + describe_found(field));
+    fail(field, path, fmt::format("expected a {} preset name or a mapping, found {}", kind.what, describe_found(field)));
   const ConfigEntry* preset = field.find("preset");
   if (preset == nullptr) return;
   if (!preset->value.is_scalar())
     fail(preset->value, join_path(path, "preset"), "expected a preset name, found " + describe_found(preset->value));
-  ConfigNode merged = load_model_tree(preset->value, preset->value.scalar, join_path(path, "preset"), presets_dir);
+  ConfigNode merged =
+      load_preset_tree(kind, preset->value, preset->value.scalar, join_path(path, "preset"), presets_dir);
   for (const auto& entry : field.entries) {
     if (entry.key == "preset") continue;
     if (ConfigEntry* existing = merged.find(entry.key))
@@ -111,7 +132,7 @@ constexpr const char* kMoeOnly = "only allowed with experts > 0 (a mixture-of-ex
 wl::TransformerSpec read_model(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
   const MapReader r(node, path,
                     {"name", "source", "layers", "hidden", "heads", "kv_heads", "ffn_hidden", "activation",
-                     "vocabulary", "sequence", "tied_embeddings", "experts", "top_k", "moe_ffn_hidden",
+                     "vocabulary", "sequence", "tied_embeddings", "causal", "experts", "top_k", "moe_ffn_hidden",
                      "shared_experts", "dense_layers", "capacity_factor"},
                     locations);
   wl::TransformerSpec m;
@@ -128,6 +149,7 @@ wl::TransformerSpec read_model(const ConfigNode& node, const std::string& path, 
   m.vocabulary = r.required("vocabulary", read_count);
   m.sequence = r.required("sequence", read_count);
   m.tied_embeddings = r.optional("tied_embeddings", m.tied_embeddings, read_bool);
+  m.causal = r.optional("causal", m.causal, read_bool);
   m.experts = r.optional("experts", m.experts, read_u32_any);
   if (m.experts == 0) {
     for (const char* key : {"top_k", "moe_ffn_hidden", "shared_experts", "dense_layers", "capacity_factor"})
@@ -148,8 +170,7 @@ wl::ParallelSpec read_parallel(const ConfigNode& node, const std::string& path, 
   const MapReader r(node, path,
                     {"tensor", "pipeline", "data", "context", "expert", "sequence_parallel", "virtual_stages",
                      "first_stage_layers", "last_stage_layers", "chunk_layers", "zero_stage", "recompute",
-                     "global_batch", "micro_batch", "bucket_size", "overlap_grad_reduce", "overlap_param_gather",
-                     "dtype", "fused_attention"},
+                     "global_batch", "micro_batch", "dtype", "fused_attention", "context_algorithm"},
                     locations);
   wl::ParallelSpec p;
   p.tensor = r.optional("tensor", p.tensor, read_count);
@@ -175,12 +196,11 @@ wl::ParallelSpec read_parallel(const ConfigNode& node, const std::string& path, 
   p.micro_batch = r.optional("micro_batch", p.micro_batch, [](const ConfigNode& v, const std::string& k) {
     return read_integer(v, k, 1);
   });
-  p.bucket_bytes = r.optional("bucket_size", p.bucket_bytes, [](const ConfigNode& v, const std::string& k) {
-    return read_size(v, k, 1);
-  });
-  p.overlap_grad_reduce = r.optional("overlap_grad_reduce", p.overlap_grad_reduce, read_bool);
-  p.overlap_param_gather = r.optional("overlap_param_gather", p.overlap_param_gather, read_bool);
   p.fused_attention = r.optional("fused_attention", p.fused_attention, read_bool);
+  p.context_algorithm = r.optional("context_algorithm", p.context_algorithm, [](const ConfigNode& v, const std::string& k) {
+    return read_enum<wl::ContextAlgorithm>(
+        v, k, {{"ring", wl::ContextAlgorithm::ring}, {"all_gather", wl::ContextAlgorithm::all_gather}});
+  });
   p.dtype = r.optional("dtype", p.dtype, [](const ConfigNode& v, const std::string& k) {
     return read_enum<DType>(v, k, {{"bf16", DType::bf16}, {"fp8", DType::fp8}});
   });
@@ -201,11 +221,41 @@ const ConfigNode& closest_node(const ConfigNode& workload, const std::string& ke
   return *node;
 }
 
+wl::StackSpec read_stack(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
+  const MapReader r(node, path,
+                    {"name", "source", "interleaved_schedule", "pipeline_transfers", "overlap_grad_reduce",
+                     "grad_bucket_size", "zero3_gather_elements", "zero3_prefetch", "zero3_reduce_elements",
+                     "zero3_max_live_elements", "zero3_streams"},
+                    locations);
+  wl::StackSpec s;
+  s.name = r.optional("name", std::string("custom"), read_string);
+  (void)r.optional("source", std::string{}, read_string);  // documentation only
+  s.interleaved_schedule = r.optional("interleaved_schedule", s.interleaved_schedule, read_bool);
+  s.pipeline_transfers = r.optional("pipeline_transfers", s.pipeline_transfers, [](const ConfigNode& v, const std::string& p) {
+    return read_enum<wl::PipelineTransfers>(
+        v, p, {{"overlapped", wl::PipelineTransfers::overlapped}, {"blocking", wl::PipelineTransfers::blocking}});
+  });
+  s.overlap_grad_reduce = r.optional("overlap_grad_reduce", s.overlap_grad_reduce, read_bool);
+  s.grad_bucket_bytes = r.optional("grad_bucket_size", s.grad_bucket_bytes, [](const ConfigNode& v, const std::string& p) {
+    return read_size(v, p, 0);
+  });
+  s.zero3_gather_elements = r.optional("zero3_gather_elements", s.zero3_gather_elements, read_whole_number);
+  s.zero3_prefetch = r.optional("zero3_prefetch", s.zero3_prefetch, read_u32_any);
+  s.zero3_reduce_elements = r.optional("zero3_reduce_elements", s.zero3_reduce_elements, read_whole_number);
+  s.zero3_max_live_elements = r.optional("zero3_max_live_elements", s.zero3_max_live_elements, read_whole_number);
+  s.zero3_streams = r.optional("zero3_streams", s.zero3_streams, [](const ConfigNode& v, const std::string& p) {
+    return static_cast<std::uint32_t>(read_integer(v, p, 1, 2));
+  });
+  return s;
+}
+
 wl::TrainingSpec read_training(const MapReader& r, const models::network::ClusterSpec& cluster,
                                KeyLocations* locations) {
   wl::TrainingSpec t;
   t.model = read_model(r.require("model"), r.path_of("model"), locations);
   t.parallel = read_parallel(r.require("parallel"), r.path_of("parallel"), locations);
+  // resolve_workload_presets() puts the default stack in when the config names none.
+  if (r.has("stack")) t.stack = read_stack(r.require("stack"), r.path_of("stack"), locations);
   t.iterations = r.optional("iterations", t.iterations, read_count);
   t.memory_warn_only = r.optional("memory", false, [](const ConfigNode& v, const std::string& p) {
     return read_choice(v, p, {"stop", "warn"}) == 1;
@@ -346,7 +396,7 @@ const std::vector<TypeKeys>& type_keys() {
        models::WorkloadKind::collective,
        {"op", "min_bytes", "max_bytes", "step_factor", "step_bytes", "data_type", "redop", "root", "devices",
         "algorithm"}},
-      {"training", models::WorkloadKind::training, {"model", "parallel", "iterations", "memory"}},
+      {"training", models::WorkloadKind::training, {"model", "parallel", "stack", "iterations", "memory"}},
   };
   return table;
 }
@@ -354,13 +404,11 @@ const std::vector<TypeKeys>& type_keys() {
 }  // namespace
 
 std::vector<std::string> model_preset_names(const std::string& presets_dir) {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (std::filesystem::directory_iterator it(models_directory(presets_dir), ec), end; !ec && it != end;
-       it.increment(ec))
-    if (it->path().extension() == ".yaml" && it->is_regular_file(ec)) names.push_back(it->path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
+  return names_in(kModelPresets, presets_dir);
+}
+
+std::vector<std::string> stack_preset_names(const std::string& presets_dir) {
+  return names_in(kStackPresets, presets_dir);
 }
 
 void resolve_model_preset(ConfigNode& root, const std::string& presets_dir) {
@@ -369,7 +417,20 @@ void resolve_model_preset(ConfigNode& root, const std::string& presets_dir) {
   if (workload == nullptr || !workload->value.is_mapping()) return;
   ConfigEntry* model = workload->value.find("model");
   if (model == nullptr) return;
-  resolve_model_field(model->value, kModelPresetPath, presets_dir);
+  resolve_preset_field(kModelPresets, model->value, kModelPresetPath, presets_dir);
+  // A training job runs on a software stack: the default one when the config names none, so that the
+  // resolved config (validate --resolved, the results file) says which.
+  ConfigEntry* stack = workload->value.find("stack");
+  if (stack == nullptr) {
+    ConfigEntry entry;
+    entry.key = "stack";
+    entry.value.kind = ConfigNode::Kind::scalar;
+    entry.value.scalar = kDefaultStack;
+    entry.value.origin = model->value.origin;
+    workload->value.entries.push_back(std::move(entry));
+    stack = &workload->value.entries.back();
+  }
+  resolve_preset_field(kStackPresets, stack->value, kStackPresetPath, presets_dir);
 }
 
 models::WorkloadSpec read_workload(const ConfigNode& node, const models::network::ClusterSpec& cluster,
@@ -406,13 +467,23 @@ models::WorkloadSpec read_workload(const ConfigNode& node, const models::network
   return w;
 }
 
-wl::TransformerSpec load_model_preset(const std::string& name, const std::string& presets_dir) {
+namespace {
+ConfigNode preset_by_name(const WorkloadPresetKind& kind, const std::string& name, const std::string& presets_dir) {
   ConfigNode field;
   field.kind = ConfigNode::Kind::scalar;
   field.scalar = name;
-  field.origin.file = "model preset '" + name + "'";
-  resolve_model_field(field, "", presets_dir);
-  return read_model(field, "", nullptr);
+  field.origin.file = fmt::format("{} preset '{}'", kind.what, name);
+  resolve_preset_field(kind, field, "", presets_dir);
+  return field;
+}
+}  // namespace
+
+wl::TransformerSpec load_model_preset(const std::string& name, const std::string& presets_dir) {
+  return read_model(preset_by_name(kModelPresets, name, presets_dir), "", nullptr);
+}
+
+wl::StackSpec load_stack_preset(const std::string& name, const std::string& presets_dir) {
+  return read_stack(preset_by_name(kStackPresets, name, presets_dir), "", nullptr);
 }
 
 }  // namespace rackscale::io

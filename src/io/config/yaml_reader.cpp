@@ -148,8 +148,12 @@ namespace {
 // Keys that earlier versions read and that now live elsewhere: the error says where, since a
 // did-you-mean guess from the old place cannot find them.
 std::optional<std::string_view> moved_to(std::string_view key_path) {
-  static constexpr std::array<std::pair<std::string_view, std::string_view>, 1> kMoved{{
+  static constexpr std::array<std::pair<std::string_view, std::string_view>, 4> kMoved{{
       {"workload.training_tokens", "tco.token_budget"},
+      // Framework behaviour is the software stack's (models/workload/stack_spec.hpp).
+      {"workload.parallel.bucket_size", "workload.stack.grad_bucket_size"},
+      {"workload.parallel.overlap_grad_reduce", "workload.stack.overlap_grad_reduce"},
+      {"workload.parallel.overlap_param_gather", "workload.stack.zero3_prefetch"},
   }};
   for (const auto& [from, to] : kMoved)
     if (from == key_path) return to;

@@ -14,7 +14,7 @@ namespace {
 using accelerator::Algorithm;
 using accelerator::CollectiveKind;
 
-// Microseconds, protocol order LL, LL128, Simple (shared/reference/collectives.md, from tuning.cc).
+// Microseconds, protocol order LL, LL128, Simple (data/reference/collectives.md, from tuning.cc).
 constexpr std::array<double, 3> kTreeBase{6.8, 14.0, 8.4};
 constexpr std::array<double, 3> kRingBase{6.6, 14.0, 8.4};
 constexpr std::array<double, 3> kTreeNvlink{0.6, 1.25, 4.0};
@@ -26,7 +26,7 @@ constexpr std::array<double, 3> kRingNet{2.7, 4.0, 14.0};
 constexpr double kRingSimpleMultiDomainFactor = 1.4;  // multi-node ring Simple all-reduce, sm80 and newer
 constexpr double kTreeBandwidthFactor = 0.92;
 // NVLS: no base latency and 25 us of NVLink hardware latency, Simple protocol only, as NCCL's tuning.cc
-// has it to the best of our reading; shared/reference/collectives.md has no NVLS latency, so it is
+// has it to the best of our reading; data/reference/collectives.md has no NVLS latency, so it is
 // unconfirmed. It alone sets where NVLS starts to beat the ring and tree.
 constexpr double kNvlsLatencyUs = 25.0;
 

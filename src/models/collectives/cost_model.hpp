@@ -1,5 +1,5 @@
 #pragma once
-// NCCL's cost model (NVIDIA/nccl src/graph/tuning.cc, v2.30; constants in shared/reference/collectives.md
+// NCCL's cost model (NVIDIA/nccl src/graph/tuning.cc, v2.30; constants in data/reference/collectives.md
 // and docs/models.md "Collectives"), used to choose an algorithm as NCCL does: predict the time of each
 // algorithm under each protocol (LL, LL128, Simple) and take the fastest. The simulation itself does
 // not model protocols; they only matter here, for the choice.
@@ -18,7 +18,7 @@
 //   nvls:  (inside one NVSwitch domain whose switch reduces, nvls.hpp) Simple only; latency 25 us;
 //          algbw the bound of the simulated mechanism (network/switch_multimem.hpp): all-reduce
 //          min(p B / (p + 1), X), reduce-scatter min(B, X), all-gather B, with X the switch's
-//          reduction rate per port. Not NCCL's NVLS bandwidth model, which shared/reference lacks.
+//          reduction rate per port. Not NCCL's NVLS bandwidth model, which data/reference lacks.
 #include <cstdint>
 #include <string_view>
 

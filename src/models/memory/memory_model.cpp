@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/workload/model_parameters.hpp"
+#include "models/workload/parameter_tensors.hpp"
 #include "models/workload/pipeline_schedule.hpp"
 
 namespace rackscale::models::memory {
@@ -37,7 +38,8 @@ PerToken layer_per_token(const TrainingLayout& l, std::uint32_t layer, Recompute
   }
   p.replicated = 10 * h;
   p.sharded = 2 * a_t * d + 4 * g_t * d + 2 * a_t * d;
-  if (policy == Recompute::none) p.sharded += 5 * a_t * static_cast<double>(m.sequence);
+  if (policy == Recompute::none)
+    p.sharded += l.parallel().fused_attention ? 4 * a_t : 5 * a_t * static_cast<double>(m.sequence);
   if (!l.is_moe_layer(layer)) {
     const double f_t = m.ffn_hidden / t;
     p.sharded += 2 * gated * f_t + 2 * f_t;
@@ -108,7 +110,10 @@ std::uint64_t ring_attention_buffer_bytes(const TrainingLayout& l) {
   const std::uint64_t t = l.tensor();
   const std::uint64_t g_t = m.kv_heads >= t ? m.kv_heads / t : 1;  // as the compute costs replicate them
   const std::uint64_t block = std::uint64_t{l.parallel().micro_batch} * (m.sequence / C) * 2 * g_t * (m.hidden / m.heads) * 2;
-  // The backward's two messages of block and gradient partial outweigh the forward's two blocks.
+  // All-gather CP: the backward holds every rank's keys and values and their gradients before the
+  // reduce-scatter, 2C blocks. Ring: the backward's two messages of block and gradient partial outweigh
+  // the forward's two blocks.
+  if (l.parallel().context_algorithm == workload::ContextAlgorithm::all_gather) return 2 * C * block;
   return std::min<std::uint64_t>(C - 1, 4) * block;
 }
 
@@ -127,7 +132,8 @@ MemoryBreakdown stage_memory(const TrainingLayout& l, std::uint32_t stage) {
   const std::uint64_t dense_shard = ceil_div(params.dense, l.group_size(GroupKind::data));
   const std::uint64_t expert_shard = ceil_div(params.expert, l.group_size(GroupKind::expert_data));
   const std::uint64_t shard = dense_shard + expert_shard;
-  // The largest unit ZeRO-3 gathers (a layer, the embedding, the output layer).
+  // ZeRO-3: the gathered buckets held at once (the one in use and those prefetched), and the unreduced
+  // gradients of two reduce buckets (one being reduce-scattered, one filling), a unit each by default.
   std::uint64_t largest_unit = 0;
   for (std::uint32_t c = 0; c < l.virtual_stages(); ++c) {
     const std::uint32_t chunk = l.model_chunk(stage, c);
@@ -137,11 +143,23 @@ MemoryBreakdown stage_memory(const TrainingLayout& l, std::uint32_t stage) {
     if (chunk == 0) largest_unit = std::max(largest_unit, workload::local_embedding_parameters(l));
     if (chunk + 1 == l.model_chunks()) largest_unit = std::max(largest_unit, workload::local_output_parameters(l));
   }
-  out.weights = (p.zero_stage >= 3 ? shard + 2 * largest_unit : out.parameters) * kWeightBytesPerParameter;
+  const workload::StackSpec& stack = l.stack();
+  const std::uint64_t whole_buffer = out.parameters * kGradientBytesPerParameter;
+  out.weights = out.parameters * kWeightBytesPerParameter;
   out.gradients = (p.zero_stage >= 2 ? shard : out.parameters) * kGradientBytesPerParameter;
-  if (p.zero_stage == 2)
-    out.gradients += std::min(2 * p.bucket_bytes, out.parameters * kGradientBytesPerParameter);
-  if (p.zero_stage == 3) out.gradients += 2 * largest_unit * kGradientBytesPerParameter;
+  if (p.zero_stage == 2) {
+    const std::uint64_t bucket = stack.grad_bucket_bytes > 0 ? stack.grad_bucket_bytes : whole_buffer;
+    out.gradients += std::min(2 * bucket, whole_buffer);
+  }
+  if (p.zero_stage == 3) {
+    const std::uint64_t live = (std::uint64_t{workload::zero3_prefetch_depth(l, stage)} + 1) *
+                               workload::largest_gather_elements(l, stage);
+    out.weights = (shard + live) * kWeightBytesPerParameter;
+    const std::uint64_t reduce_bucket = stack.zero3_reduce_elements > 0
+                                            ? std::min(stack.zero3_reduce_elements, out.parameters)
+                                            : largest_unit;
+    out.gradients += 2 * reduce_bucket * kGradientBytesPerParameter;
+  }
   out.optimizer_states = (p.zero_stage >= 1 ? shard : out.parameters) * kOptimizerBytesPerParameter;
 
   // Activations.

@@ -7,8 +7,11 @@
 // fp32 by default with bf16, 4 bytes; we follow the brief's bf16.) ZeRO shards them over the
 // replicas: dense parameters over the DP x CP group, expert parameters over the expert-data group:
 //   stage 0: nothing sharded; 1: optimizer states; 2: + gradients; 3: + weights.
-// ZeRO-2 also holds 2 reduction buckets of full gradients; ZeRO-3 holds the gathered weights and the
-// unreduced gradients of 2 units (the layer being computed and the next or previous one, prefetch).
+// ZeRO-2 also holds 2 reduction buckets of full gradients (StackSpec::grad_bucket_bytes). ZeRO-3 holds
+// the gathered weights of the bucket in use and of those prefetched (1 + zero3_prefetch_depth() of the
+// stage's largest gather bucket, parameter_tensors.hpp: a unit by default, FSDP's flat parameter), and
+// the unreduced gradients of two reduce buckets (one being reduce-scattered, one filling: a unit each by
+// default, zero3_reduce_elements with DeepSpeed's reduce buckets).
 //
 // Activations per layer and micro-batch (Korthikanti et al. 2022, "Reducing Activation Recomputation
 // in Large Transformer Models", Sec. 4), generalised from GPT to grouped-query attention, SwiGLU and
@@ -22,10 +25,13 @@
 // For GPT (4h MLP, MHA) that is s b h (34 + 5 a s / h) / t with SP, s b h (10 + 24/t + 5 a s/(h t))
 // without. Recompute selective drops the 5 a_t s_kv term (34 s b h / t); full keeps each layer's
 // input only (2 s b h, / t with SP) plus one layer's full activations while it is recomputed.
-// The 5 a s term is Korthikanti et al.'s unfused attention (softmax and dropout of the score matrix kept
-// for the backward). Fused (flash) attention, which the compute costs assume (layer_costs.hpp), keeps
-// none of it: with it, recompute none needs about what selective needs here. We keep the paper's
-// formula, the documented reference; choose `selective` to model flash attention's memory.
+// The 5 a_t s_kv term is Korthikanti et al.'s unfused attention (softmax output, dropout mask and output
+// of the score matrix, kept for the backward). Fused (flash) attention never materializes the score
+// matrix: it keeps the output (counted above as the projection's input) and the softmax statistics, one
+// fp32 log-sum-exp per query and head, 4 a_t bytes per token (FlashAttention-2's backward recomputes the
+// scores from them). Selective recomputation of fused attention reruns the kernel's forward in the
+// backward pass and keeps neither (Megatron's checkpointed core attention); so with fused attention
+// `none` is `selective` + 4 a_t, independent of the sequence length.
 // A stage holds as many (chunk, micro-batch) activations as its schedule has forwards whose backward
 // has not run, at the worst moment: min(P - s, m) chunks for 1F1B, (1 + (P - 1)/(P V)) x P chunks on
 // the first stage of the interleaved schedule (both found by walking pipeline_schedule()). Each holds
@@ -47,7 +53,9 @@
 // (C = 2: 1, C = 3: 2, C = 4: 3, from C = 5 on 4: two messages of block and partial). Rings run one layer
 // at a time, so this is counted once, at the backward's min(C - 1, 4) k, on top of the activations'
 // peak (the stage's first backward runs while it holds that peak), as TransformerEngine's double-buffered
-// send/receive tensors are. Not modelled: the CUDA context, library workspaces and allocator
+// send/receive tensors are. With all-gather context parallelism (ContextAlgorithm::all_gather) the
+// buffers are the gathered keys and values of the whole sequence and, in the backward pass, their
+// gradients before the reduce-scatter: 2 C k, one layer at a time likewise. Not modelled: the CUDA context, library workspaces and allocator
 // fragmentation (typically 1-5 GiB; leave headroom).
 #include <cstdint>
 #include <vector>

@@ -1,6 +1,6 @@
 #pragma once
 // Embodied (manufacturing) carbon of chips, memory and storage, two published ways, and the share of
-// it charged to a run. Figures: shared/reference/energy_carbon_cost.md.
+// it charged to a run. Figures: data/reference/energy_carbon_cost.md.
 //
 // LLMCarbon (Faiz et al., ICLR 2024):  die  = area x CPA(process node)
 //                                       DRAM = 0.4 kgCO2e/GB, SSD = 0.024 kgCO2e/GB

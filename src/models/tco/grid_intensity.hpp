@@ -1,6 +1,6 @@
 #pragma once
 // Carbon intensity of electricity (gCO2e per kWh), by location or by source. Operational carbon is
-// facility energy x this figure. Presets: shared/reference/energy_carbon_cost.md (ACT's location and
+// facility energy x this figure. Presets: data/reference/energy_carbon_cost.md (ACT's location and
 // source tables, Gupta et al. ISCA 2022; the US average of Patterson et al. 2021).
 #include <optional>
 #include <span>

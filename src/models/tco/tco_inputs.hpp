@@ -1,7 +1,7 @@
 #pragma once
 // What a TCO and carbon estimate needs besides the simulated run: the hardware owned, its prices, how
 // it depreciates, the facility, electricity and grid, and the embodied-carbon settings. Every default
-// is either from shared/reference/energy_carbon_cost.md (sourced) or marked ASSUMPTION: no public
+// is either from data/reference/energy_carbon_cost.md (sourced) or marked ASSUMPTION: no public
 // figure in the reference; a documented, overridable default. docs/tco.md lists them all.
 #include <cstdint>
 #include <optional>

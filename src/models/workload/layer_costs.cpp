@@ -52,6 +52,8 @@ LayerCosts::LayerCosts(const TrainingLayout& l) {
   vocab_t_ = (std::uint64_t{m.vocabulary} + t - 1) / t;
   capacity_ = m.capacity_factor;
   fused_attention_ = p.fused_attention;
+  causal_ = m.causal;
+  context_ = p.context;
 }
 
 ComputeCost LayerCosts::gemm(std::uint64_t m, std::uint64_t n, std::uint64_t k, std::uint64_t batch) const {
@@ -70,8 +72,9 @@ ComputeCost LayerCosts::norm() const { return elementwise(d(n_sp_ * h_), 8, 9, 2
 
 ComputeCost LayerCosts::qkv() const { return gemm(n_, (a_t_ + 2 * g_t_) * d_, h_); }
 
-ComputeCost LayerCosts::attention(std::uint64_t kv_tokens) const {
+ComputeCost LayerCosts::attention(std::uint64_t kv_tokens, double share) const {
   ComputeCost c = gemm(s_q_, kv_tokens, d_, 2 * b_ * a_t_);
+  c.flops *= share;
   // Flash attention never writes the score matrix: Q and the output, K and V.
   c.bytes = 2.0 * d(b_) * (2.0 * d(s_q_ * a_t_ * d_) + 2.0 * d(kv_tokens * g_t_ * d_));
   if (!fused_attention_) {
@@ -82,6 +85,38 @@ ComputeCost LayerCosts::attention(std::uint64_t kv_tokens) const {
     c.kernels += 3;
   }
   return c;
+}
+
+ComputeCost LayerCosts::attention_backward(ComputeCost forward) const {
+  ComputeCost c = backward(forward);
+  if (fused_attention_) {
+    c.flops = forward.flops * 2.5;
+    c.batch = forward.batch / 2 * 5;  // 2 b a_t forward products become 5 b a_t
+  }
+  return c;
+}
+
+namespace {
+std::uint64_t tiles(std::uint64_t tokens) { return (tokens + kAttentionTile - 1) / kAttentionTile; }
+}  // namespace
+
+double LayerCosts::causal_share() const noexcept {
+  if (!causal_ || !fused_attention_) return 1.0;
+  const double n = d(tiles(s_));
+  return (n + 1) / (2 * n);
+}
+
+double LayerCosts::ring_step_share(std::uint32_t step) const noexcept {
+  if (!causal_ || !fused_attention_) return 1.0;
+  if (step > 0) return 0.5;
+  const double n = d(tiles(s_ / (2 * std::uint64_t{context_})));
+  return 0.5 + 1 / (4 * n);
+}
+
+double LayerCosts::context_gather_share() const noexcept {
+  if (!causal_ || !fused_attention_) return 1.0;
+  const double n = d(tiles(s_ / (2 * std::uint64_t{context_})));
+  return 0.5 + 1 / (4 * d(context_) * n);
 }
 
 ComputeCost LayerCosts::projection() const { return gemm(n_, h_, a_t_ * d_); }

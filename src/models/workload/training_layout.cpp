@@ -65,7 +65,13 @@ TrainingLayout::TrainingLayout(const TrainingSpec& spec, std::uint64_t devices) 
   require_positive(p.virtual_stages, "parallel.virtual_stages", "stage");
   require_positive(p.micro_batch, "parallel.micro_batch", "sequence");
   require_positive(p.global_batch, "parallel.global_batch", "sequence");
-  require_positive(p.bucket_bytes, "parallel.bucket_size", "byte");
+  require_positive(spec_.stack.zero3_streams, "stack.zero3_streams", "stream");
+  if (spec_.stack.zero3_streams > 2)
+    reject("stack.zero3_streams", fmt::format("expected 1 or 2, found {}", spec_.stack.zero3_streams));
+  if (p.virtual_stages > 1 && !spec_.stack.interleaved_schedule)
+    reject("parallel.virtual_stages", fmt::format("expected 1: stack {} has no interleaved schedule (its "
+                                                  "interleaved_schedule is false), found {}",
+                                                  spec_.stack.name, p.virtual_stages));
   if (p.zero_stage > 3) reject("parallel.zero_stage", fmt::format("expected 0 to 3, found {}", p.zero_stage));
 
   // The grid.

@@ -76,6 +76,7 @@ class TrainingLayout {
   [[nodiscard]] const TrainingSpec& spec() const noexcept { return spec_; }
   [[nodiscard]] const TransformerSpec& model() const noexcept { return spec_.model; }
   [[nodiscard]] const ParallelSpec& parallel() const noexcept { return spec_.parallel; }
+  [[nodiscard]] const StackSpec& stack() const noexcept { return spec_.stack; }
 
   [[nodiscard]] std::uint32_t devices() const noexcept { return devices_; }
   [[nodiscard]] std::uint32_t tensor() const noexcept { return spec_.parallel.tensor; }

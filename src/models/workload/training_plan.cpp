@@ -10,6 +10,7 @@
 
 #include "models/workload/layer_costs.hpp"
 #include "models/workload/model_parameters.hpp"
+#include "models/workload/parameter_tensors.hpp"
 #include "models/workload/pipeline_schedule.hpp"
 
 namespace rackscale::models::workload {
@@ -43,6 +44,7 @@ class StageBuilder {
       : l_(layout), c_(costs), stage_(stage), sp_(layout.parallel().sequence_parallel),
         recompute_(layout.parallel().recompute), zero_(layout.parallel().zero_stage) {
     program_.role = fmt::format("stage {} of {}", stage, layout.pipeline());
+    if (zero_ == 3) prefetch_ = zero3_prefetch_depth(layout, stage);
   }
 
   Program build() {
@@ -74,7 +76,6 @@ class StageBuilder {
     const OpIndex i = program_.add(op, pending_);
     pending_.clear();
     last_compute_ = i;
-    if (!unit_first_compute_) unit_first_compute_ = i;
     return i;
   }
 
@@ -122,7 +123,11 @@ class StageBuilder {
   void p2p(OpKind kind, Peer peer, std::uint64_t match, Phase phase, std::string_view label) {
     Op op;
     op.kind = kind;
-    op.stream = kind == OpKind::send ? kSendStream : kRecvStream;
+    // Blocking transfers run in the compute stream's order: nothing computes while they run.
+    if (l_.stack().pipeline_transfers == PipelineTransfers::blocking)
+      op.stream = kComputeStream;
+    else
+      op.stream = kind == OpKind::send ? kSendStream : kRecvStream;
     op.phase = phase;
     op.peer = peer;
     op.bytes = c_.pipeline_bytes();
@@ -192,7 +197,7 @@ class StageBuilder {
         next = ring_transfer(c_.kv_block_bytes(), ring_match(ring, j), phase, "cp send kv", "cp recv kv",
                              in_hand ? std::vector<OpIndex>{*in_hand} : own_block);
       if (in_hand) pending_.push_back(*in_hand);
-      compute(c_.attention(c_.query_tokens()), phase, "attention");
+      compute(c_.attention(c_.query_tokens(), c_.ring_step_share(j)), phase, "attention");
       in_hand = next;
     }
   }
@@ -219,7 +224,8 @@ class StageBuilder {
       }
       if (j < C) {
         if (last_recv) pending_.push_back(*last_recv);  // the block of this step
-        const OpIndex step = compute(LayerCosts::backward(c_.attention(c_.query_tokens())), B, "attention");
+        const OpIndex step =
+            compute(c_.attention_backward(c_.attention(c_.query_tokens(), c_.ring_step_share(j))), B, "attention");
         deps = {step};
       }
       if (arrived) {
@@ -228,6 +234,19 @@ class StageBuilder {
       }
     }
     pending_.push_back(*last_recv);  // the returning gradient of this device's block
+  }
+
+  // --- all-gather context parallelism ------------------------------------------------------------------
+
+  [[nodiscard]] bool gathered_context() const {
+    return l_.parallel().context_algorithm == ContextAlgorithm::all_gather;
+  }
+  // Every CP rank's keys and values: C blocks (the gathered output, as nccl-tests sizes an all-gather).
+  [[nodiscard]] std::uint64_t context_gather_bytes() const { return c_.kv_block_bytes() * l_.context(); }
+  // The keys and values of the whole sequence before attention, after the QKV that made this device's.
+  void context_all_gather(Phase phase) {
+    on_path(CollectiveKind::all_gather, GroupKind::context, context_gather_bytes(), kTensorStream, phase,
+            "cp all-gather kv");
   }
 
   // --- units: embedding, layers, output layer ----------------------------------------------------
@@ -259,36 +278,75 @@ class StageBuilder {
     return local_layer_parameters(l_, u.layer);
   }
 
-  // ZeRO-3: gather the unit's parameters before its compute; `previous_first` is the first compute op of
-  // the unit before it in this step, if any.
-  void gather_parameters(const Unit& u, Phase phase, std::optional<OpIndex> previous_first) {
-    if (zero_ < 3) return;
-    std::vector<OpIndex> deps;
-    if (l_.parallel().overlap_param_gather) {
-      if (previous_first) deps.push_back(*previous_first);
-    } else {
-      deps = after_last_compute();
+  [[nodiscard]] std::vector<ParameterTensor> unit_tensors(const Unit& u) const {
+    switch (u.kind) {
+      case Unit::Kind::embedding:
+        return embedding_tensors(l_);
+      case Unit::Kind::output:
+        return output_tensors(l_);
+      case Unit::Kind::layer:
+        break;
     }
-    const ParameterCount p = unit_parameters(u);
-    const std::pair<GroupKind, std::uint64_t> parts[] = {{GroupKind::data, p.dense},
-                                                         {GroupKind::expert_data, p.expert}};
-    for (const auto& [group, count] : parts) {
-      if (count == 0 || l_.group_size(group) <= 1) continue;
-      pending_.push_back(communicate(CollectiveKind::all_gather, group, count * 2, kParamGatherStream, phase,
-                                     "zero-3 parameter all-gather", deps));
+    return layer_tensors(l_, u.layer);
+  }
+
+  // --- ZeRO-3 parameter gathers (parameter_tensors.hpp for the buckets) -----------------------------
+
+  struct StepGather {
+    GatherBucket bucket;
+    std::size_t unit;                 // position of its unit in the step's units
+    std::optional<OpIndex> op;        // the all-gather, once issued
+    bool waited = false;              // a compute op of this step already depends on it
+  };
+
+  // The step's buckets in the order the compute units need them: unit by unit as the step runs them;
+  // within a unit in forward order, except in a backward step without full recomputation, which uses
+  // them from the last tensor back.
+  void plan_gathers(const std::vector<Unit>& units, bool backward_order) {
+    step_gathers_.clear();
+    gathers_issued_ = 0;
+    if (zero_ < 3) return;
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      auto buckets = gather_buckets(unit_tensors(units[i]), l_.stack().zero3_gather_elements);
+      if (backward_order) std::reverse(buckets.begin(), buckets.end());
+      for (auto& b : buckets)
+        if (l_.group_size(b.expert ? GroupKind::expert_data : GroupKind::data) > 1)
+          step_gathers_.push_back({std::move(b), i, std::nullopt, false});
+    }
+  }
+
+  // Issues the all-gathers of the step's buckets up to `last`, each after the compute op issued last
+  // (so it starts once the compute before it has finished).
+  void issue_gathers_through(std::size_t last, Phase phase) {
+    for (; gathers_issued_ <= last && gathers_issued_ < step_gathers_.size(); ++gathers_issued_) {
+      StepGather& g = step_gathers_[gathers_issued_];
+      g.op = communicate(CollectiveKind::all_gather, g.bucket.expert ? GroupKind::expert_data : GroupKind::data,
+                         g.bucket.elements * 2, kParamGatherStream, phase, "zero-3 parameter all-gather",
+                         after_last_compute());
+    }
+  }
+
+  // Before a compute op that uses `use`'s weights: with ZeRO-3 its bucket must have been gathered, and the
+  // `prefetch` buckets after it may start gathering now.
+  void use(ParameterUse use, Phase phase) {
+    for (std::size_t b = 0; b < step_gathers_.size(); ++b) {
+      StepGather& g = step_gathers_[b];
+      if (g.unit != unit_ || std::find(g.bucket.uses.begin(), g.bucket.uses.end(), use) == g.bucket.uses.end())
+        continue;
+      issue_gathers_through(b + prefetch_, phase);
+      if (!g.waited) pending_.push_back(*g.op);
+      g.waited = true;
     }
   }
 
   void forward_step(std::uint32_t chunk) {
     layer_ = kNoLayer;
     if (chunk > 0) p2p(OpKind::recv, Peer::previous_stage, match(chunk - 1, false), Phase::forward, "recv activation");
-    std::optional<OpIndex> previous_first;
-    for (const Unit& u : units_of(chunk)) {
-      layer_ = u.layer;
-      unit_first_compute_.reset();
-      gather_parameters(u, Phase::forward, previous_first);
-      unit_forward(u, Phase::forward);
-      previous_first = unit_first_compute_;
+    const auto units = units_of(chunk);
+    plan_gathers(units, false);
+    for (unit_ = 0; unit_ < units.size(); ++unit_) {
+      layer_ = units[unit_].layer;
+      unit_forward(units[unit_], Phase::forward);
     }
     layer_ = kNoLayer;
     if (chunk + 1 < l_.model_chunks())
@@ -301,20 +359,18 @@ class StageBuilder {
       p2p(OpKind::recv, Peer::next_stage, match(chunk, true), Phase::backward, "recv gradient");
     // Gradients are reduced in this step: ZeRO 0-1 once per chunk (its last micro-batch), ZeRO 2-3 always.
     const bool reduce = zero_ >= 2 || mb_ + 1 == l_.micro_batches();
-    const bool overlap = l_.parallel().overlap_grad_reduce;
+    const bool overlap = zero_ == 3 || l_.stack().overlap_grad_reduce;
     auto units = units_of(chunk);
-    std::optional<OpIndex> previous_first;
-    for (auto it = units.rbegin(); it != units.rend(); ++it) {
-      layer_ = it->layer;
-      unit_first_compute_.reset();
-      gather_parameters(*it, Phase::backward, previous_first);
-      unit_backward(*it);
-      previous_first = unit_first_compute_;
-      if (reduce) reduce_gradients(*it, overlap);
+    std::reverse(units.begin(), units.end());
+    plan_gathers(units, recompute_ != Recompute::full);
+    for (unit_ = 0; unit_ < units.size(); ++unit_) {
+      layer_ = units[unit_].layer;
+      unit_backward(units[unit_]);
+      if (reduce) reduce_gradients(units[unit_], overlap);
     }
     layer_ = kNoLayer;
     // Buckets never span chunks (ZeRO 0-1 without overlap reduce everything after the backward).
-    if (reduce && zero_ < 3 && (overlap || zero_ == 2)) flush_buckets(true);
+    if (reduce && (overlap || zero_ >= 2)) flush_buckets(true);
     if (chunk > 0) p2p(OpKind::send, Peer::previous_stage, match(chunk - 1, true), Phase::backward, "send gradient");
   }
 
@@ -323,12 +379,15 @@ class StageBuilder {
   void unit_forward(const Unit& u, Phase phase) {
     switch (u.kind) {
       case Unit::Kind::embedding:
+        use(ParameterUse::embedding, phase);
         compute(c_.embedding(), phase, "embedding");
         tensor_reduce(phase);
         return;
       case Unit::Kind::output:
+        use(ParameterUse::final_norm, phase);
         compute(c_.norm(), phase, "final norm");
         if (sp_) tensor(CollectiveKind::all_gather, phase, "tp all-gather");
+        use(ParameterUse::logits, phase);
         compute(c_.logits(), phase, "logits");
         compute(c_.cross_entropy(), phase, "cross-entropy");
         return;
@@ -336,28 +395,41 @@ class StageBuilder {
         break;
     }
     // Attention block.
+    use(ParameterUse::attention_norm, phase);
     compute(c_.norm(), phase, "norm");
     if (sp_) tensor(CollectiveKind::all_gather, phase, "tp all-gather");
+    use(ParameterUse::qkv, phase);
     compute(c_.qkv(), phase, "qkv");
-    if (l_.context() > 1)
+    if (l_.context() > 1 && gathered_context()) {
+      context_all_gather(phase);
+      compute(c_.attention(c_.sequence(), c_.context_gather_share()), phase, "attention");
+    } else if (l_.context() > 1) {
       ring_attention_forward(phase);
-    else
-      compute(c_.attention(c_.sequence()), phase, "attention");
+    } else {
+      compute(c_.attention(c_.sequence(), c_.causal_share()), phase, "attention");
+    }
+    use(ParameterUse::projection, phase);
     compute(c_.projection(), phase, "projection");
     tensor_reduce(phase);
     // MLP block.
+    use(ParameterUse::mlp_norm, phase);
     compute(c_.norm(), phase, "norm");
     if (!l_.is_moe_layer(u.layer)) {
       if (sp_) tensor(CollectiveKind::all_gather, phase, "tp all-gather");
+      use(ParameterUse::mlp_in, phase);
       compute(c_.mlp_in(), phase, "mlp in");
+      use(ParameterUse::mlp_out, phase);
       compute(c_.mlp_out(), phase, "mlp out");
       tensor_reduce(phase);
       return;
     }
+    use(ParameterUse::router, phase);
     compute(c_.router(), phase, "router");
     on_path(CollectiveKind::all_to_all, GroupKind::expert, c_.dispatch_bytes(), kTensorStream, phase, "ep dispatch");
     tensor(CollectiveKind::all_gather, phase, "tp all-gather (experts)", c_.expert_gather_bytes());
+    use(ParameterUse::experts_in, phase);
     compute(c_.experts_in(), phase, "experts in");
+    use(ParameterUse::experts_out, phase);
     compute(c_.experts_out(), phase, "experts out");
     tensor(CollectiveKind::reduce_scatter, phase, "tp reduce-scatter (experts)", c_.expert_gather_bytes());
     on_path(CollectiveKind::all_to_all, GroupKind::expert, c_.dispatch_bytes(), kTensorStream, phase, "ep combine");
@@ -377,12 +449,15 @@ class StageBuilder {
     switch (u.kind) {
       case Unit::Kind::embedding:
         if (sp_) tensor(CollectiveKind::all_gather, B, "tp all-gather");
+        use(ParameterUse::embedding, B);
         compute(back(c_.embedding()), B, "embedding");
         return;
       case Unit::Kind::output:
         compute(back(c_.cross_entropy()), B, "cross-entropy");
+        use(ParameterUse::logits, B);
         compute(back(c_.logits()), B, "logits");
         tensor_reduce(B);
+        use(ParameterUse::final_norm, B);
         compute(back(c_.norm()), B, "final norm");
         return;
       case Unit::Kind::layer:
@@ -399,19 +474,25 @@ class StageBuilder {
         tensor(CollectiveKind::all_gather, B, "tp all-gather");
         input = regather_input();
       }
+      use(ParameterUse::mlp_out, B);
       compute(back(c_.mlp_out()), B, "mlp out");
       if (input) pending_.push_back(*input);
+      use(ParameterUse::mlp_in, B);
       compute(back(c_.mlp_in()), B, "mlp in");
       tensor_reduce(B);
     } else {
       on_path(CollectiveKind::all_to_all, GroupKind::expert, c_.dispatch_bytes(), kTensorStream, B, "ep combine");
       tensor(CollectiveKind::all_gather, B, "tp all-gather (experts)", c_.expert_gather_bytes());
+      use(ParameterUse::experts_out, B);
       compute(back(c_.experts_out()), B, "experts out");
+      use(ParameterUse::experts_in, B);
       compute(back(c_.experts_in()), B, "experts in");
       tensor(CollectiveKind::reduce_scatter, B, "tp reduce-scatter (experts)", c_.expert_gather_bytes());
       on_path(CollectiveKind::all_to_all, GroupKind::expert, c_.dispatch_bytes(), kTensorStream, B, "ep dispatch");
+      use(ParameterUse::router, B);
       compute(back(c_.router()), B, "router");
     }
+    use(ParameterUse::mlp_norm, B);
     compute(back(c_.norm()), B, "norm");
 
     // Attention block.
@@ -420,17 +501,30 @@ class StageBuilder {
       tensor(CollectiveKind::all_gather, B, "tp all-gather");
       input = regather_input();
     }
+    use(ParameterUse::projection, B);
     compute(back(c_.projection()), B, "projection");
-    if (l_.context() > 1) {
+    if (l_.context() > 1 && gathered_context()) {
+      // The gathered keys and values are not kept: gathered again for the backward (and its recomputation);
+      // the gradients of every device's keys and values go back to their owners reduced.
+      context_all_gather(B);
+      const ComputeCost attention = c_.attention(c_.sequence(), c_.context_gather_share());
+      if (recompute_ == Recompute::selective) compute(attention, Phase::recompute, "attention");
+      compute(c_.attention_backward(attention), B, "attention");
+      on_path(CollectiveKind::reduce_scatter, GroupKind::context, context_gather_bytes(), kTensorStream, B,
+              "cp reduce-scatter dkv");
+    } else if (l_.context() > 1) {
       if (recompute_ == Recompute::selective) ring_attention_forward(Phase::recompute);
       ring_attention_backward();
     } else {
-      if (recompute_ == Recompute::selective) compute(c_.attention(c_.sequence()), Phase::recompute, "attention");
-      compute(back(c_.attention(c_.sequence())), B, "attention");
+      const ComputeCost attention = c_.attention(c_.sequence(), c_.causal_share());
+      if (recompute_ == Recompute::selective) compute(attention, Phase::recompute, "attention");
+      compute(c_.attention_backward(attention), B, "attention");
     }
     if (input) pending_.push_back(*input);
+    use(ParameterUse::qkv, B);
     compute(back(c_.qkv()), B, "qkv");
     tensor_reduce(B);
+    use(ParameterUse::attention_norm, B);
     compute(back(c_.norm()), B, "norm");
   }
 
@@ -442,25 +536,26 @@ class StageBuilder {
 
   void reduce_gradients(const Unit& u, bool overlap) {
     const ParameterCount p = unit_parameters(u);
-    if (zero_ == 3) {
-      // Each unit's gradients, reduce-scattered as soon as its backward has run.
-      const std::pair<GroupKind, std::uint64_t> parts[] = {{GroupKind::data, p.dense},
-                                                           {GroupKind::expert_data, p.expert}};
-      for (const auto& [group, count] : parts) {
-        if (count == 0 || l_.group_size(group) <= 1) continue;
-        last_data_ = communicate(CollectiveKind::reduce_scatter, group, count * 2, kDataStream, Phase::backward,
-                                 "zero-3 gradient reduce-scatter", after_last_compute());
-      }
-      return;
-    }
     dense_bucket_ += p.dense * 2;
     expert_bucket_ += p.expert * 2;
-    if (overlap) flush_buckets(false);
+    if (zero_ == 3 && l_.stack().zero3_reduce_elements == 0)
+      flush_buckets(true);  // each unit's gradients as soon as its backward has run
+    else if (overlap)
+      flush_buckets(false);
+  }
+
+  // Bytes of gradients per reduction: ZeRO-3's reduce bucket, or the data-parallel bucket of ZeRO 0-2 (0:
+  // the whole buffer, reduced only when everything is in).
+  [[nodiscard]] std::uint64_t reduction_bytes() const {
+    return zero_ == 3 ? l_.stack().zero3_reduce_elements * 2 : l_.stack().grad_bucket_bytes;
   }
 
   // Issues the full buckets (and with `all`, the rest) after the last compute op.
   void flush_buckets(bool all) {
-    const std::uint64_t size = l_.parallel().bucket_bytes;
+    const std::uint64_t size = reduction_bytes();
+    // ZeRO-3's reduce-scatters share the gathers' stream when one process group runs both.
+    const std::uint8_t stream = zero_ == 3 && l_.stack().zero3_streams == 1 ? kParamGatherStream : kDataStream;
+    const char* label = zero_ == 3 ? "zero-3 gradient reduce-scatter" : "dp gradient reduction";
     const std::pair<GroupKind, std::uint64_t*> parts[] = {{GroupKind::data, &dense_bucket_},
                                                           {GroupKind::expert_data, &expert_bucket_}};
     for (const auto& [group, bytes] : parts) {
@@ -468,10 +563,9 @@ class StageBuilder {
         *bytes = 0;
         continue;
       }
-      while (*bytes >= size || (all && *bytes > 0)) {
-        const std::uint64_t n = std::min(*bytes, size);
-        last_data_ = communicate(gradient_reduction(), group, n, kDataStream, Phase::backward,
-                                 "dp gradient reduction", after_last_compute());
+      while ((size > 0 && *bytes >= size) || (all && *bytes > 0)) {
+        const std::uint64_t n = size > 0 ? std::min(*bytes, size) : *bytes;
+        last_data_ = communicate(gradient_reduction(), group, n, stream, Phase::backward, label, after_last_compute());
         *bytes -= n;
       }
     }
@@ -489,8 +583,8 @@ class StageBuilder {
     if (last_data_) pending_.push_back(*last_data_);
     const OpIndex step = compute(c_.optimizer(optimized), Phase::optimizer, "optimizer");
     if (zero_ != 1 && zero_ != 2) return;
-    // The updated bf16 parameters back to every replica, in buckets.
-    const std::uint64_t size = l_.parallel().bucket_bytes;
+    // The updated bf16 parameters back to every replica, in buckets (0: all at once).
+    const std::uint64_t size = l_.stack().grad_bucket_bytes > 0 ? l_.stack().grad_bucket_bytes : ~std::uint64_t{0};
     const std::pair<GroupKind, std::uint64_t> parts[] = {{GroupKind::data, p.dense * 2},
                                                          {GroupKind::expert_data, p.expert * 2}};
     for (auto [group, bytes] : parts) {
@@ -510,7 +604,10 @@ class StageBuilder {
   Program program_;
   std::vector<OpIndex> pending_;  // what the next compute op waits for
   std::optional<OpIndex> last_compute_;
-  std::optional<OpIndex> unit_first_compute_;
+  std::vector<StepGather> step_gathers_;  // ZeRO-3: this step's buckets
+  std::size_t gathers_issued_ = 0;
+  std::size_t unit_ = 0;                  // the unit being built, as a position in the step's units
+  std::uint32_t prefetch_ = 0;            // ZeRO-3 gathers that may run ahead (zero3_prefetch_depth)
   std::optional<OpIndex> last_data_;
   std::uint64_t dense_bucket_ = 0;   // gradient bytes waiting for a bucket
   std::uint64_t expert_bucket_ = 0;
@@ -519,6 +616,13 @@ class StageBuilder {
 };
 
 }  // namespace
+
+double model_flops_per_token(const TransformerSpec& m, std::uint64_t active_parameters) {
+  const double attention = (m.causal ? 6.0 : 12.0) * m.layers * static_cast<double>(m.hidden) * m.sequence;
+  return 6.0 * static_cast<double>(active_parameters) + attention;
+}
+
+const char* model_flops_formula(const TransformerSpec& m) { return m.causal ? "6N + 6Lhs" : "6N + 12Lhs"; }
 
 double program_matmul_flops(const Program& program) {
   double flops = 0;
@@ -553,8 +657,7 @@ TrainingPlan build_training_plan(const TrainingSpec& spec, const network::Cluste
   plan.parameters = total_parameters(m);
   plan.active_parameters = active_matmul_parameters(m);
   const double tokens = static_cast<double>(l.tokens_per_iteration());
-  plan.model_flops = tokens * (6.0 * static_cast<double>(plan.active_parameters) +
-                               12.0 * m.layers * static_cast<double>(m.hidden) * m.sequence);
+  plan.model_flops = model_flops_per_token(m, plan.active_parameters) * tokens;
   plan.matches_per_iteration = matches;
   return plan;
 }

@@ -104,12 +104,10 @@ struct TrainingPlan {
   std::vector<accelerator::Program> programs;
   // memory[role]: the stage's peak per device.
   std::vector<memory::MemoryBreakdown> memory;
-  // Per iteration, whole job. model_flops: the MFU numerator, 6 x active parameters x tokens plus
-  // attention 12 x layers x hidden x sequence x tokens (= 3 x the forward matrix products; PaLM's
-  // definition, without recomputation; active parameters count top_k experts and the output layer,
-  // not the embedding lookup). hardware_flops: the matrix-product FLOPs the programs execute, with
-  // recomputation (and MoE capacity padding); for GPT with full recomputation it is Narayanan et al.'s
-  // 96 B s l h^2 (1 + s / 6h + V / 16 l h).
+  // Per iteration, whole job. model_flops: the MFU numerator, model_flops_per_token() x tokens.
+  // hardware_flops: the matrix-product FLOPs the programs execute, with recomputation (and MoE capacity
+  // padding; fused causal attention's skipped tiles are not executed); for GPT with unfused attention and
+  // full recomputation it is Narayanan et al.'s 96 B s l h^2 (1 + s / 6h + V / 16 l h).
   double model_flops = 0;
   double hardware_flops = 0;
   std::uint64_t parameters = 0;         // the whole model's
@@ -122,6 +120,14 @@ struct TrainingPlan {
 // Throws std::invalid_argument whose message starts with the config key at fault. Does not check that
 // the job fits in memory: memory::check_memory(plan.layout, cluster.accelerator) does.
 [[nodiscard]] TrainingPlan build_training_plan(const TrainingSpec& spec, const network::ClusterSpec& cluster);
+
+// The MFU numerator per token: 6 N + 6 L h s for a causal model (N active parameters, counting top_k
+// experts and the output layer, not the embedding lookup). 12 L h s is attention with every key, as PaLM
+// counts it (Chowdhery et al. 2022, App. B); under a causal mask half of the scores exist, 6 L h s.
+// 6 N + 12 L h s for a model without a causal mask. No recomputation.
+[[nodiscard]] double model_flops_per_token(const TransformerSpec& model, std::uint64_t active_parameters);
+// That formula as reports state it beside MFU: "6N + 6Lhs" (causal) or "6N + 12Lhs".
+[[nodiscard]] const char* model_flops_formula(const TransformerSpec& model);
 
 // The matrix-product FLOPs of one program (compute ops with a shape): one device's share.
 [[nodiscard]] double program_matmul_flops(const accelerator::Program& program);

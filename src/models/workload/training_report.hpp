@@ -51,6 +51,8 @@ struct TrainingReport {
   double tokens_per_second = 0;
   double model_flops = 0, hardware_flops = 0;  // per iteration, whole job
   double mfu = 0, hfu = 0;                     // of the accelerators' dense bf16 peak
+  std::string mfu_formula;                     // model FLOPs per token (model_flops_formula)
+  std::string stack;                           // the software stack's name (stack_spec.hpp)
   double per_device_tflops = 0;                // hardware FLOPs per device per second / 1e12 (Megatron's figure)
   MeanBreakdown breakdown;                     // mean per device per iteration
   std::vector<MeanBreakdown> breakdown_by_stage;

@@ -9,6 +9,7 @@
 
 #include "models/accelerator/program.hpp"
 #include "models/collectives/bench_sizes.hpp"
+#include "models/workload/stack_spec.hpp"
 
 namespace rackscale::models::workload {
 
@@ -27,6 +28,10 @@ struct TransformerSpec {
   Activation activation = Activation::gelu;
   std::uint32_t vocabulary = 0;
   std::uint32_t sequence = 0;      // tokens per sequence
+  // A causal (decoder) language model: a query attends to the keys at or before its position. Fused
+  // attention then skips the masked tiles (half the work for long sequences), and the model FLOPs count
+  // causal attention (6 L h s per token instead of 12 L h s).
+  bool causal = true;
   bool tied_embeddings = true;     // input embedding and output layer share weights
   // Mixture of experts (experts == 0: dense).
   std::uint32_t experts = 0;
@@ -43,11 +48,20 @@ enum class Recompute : std::uint8_t {
   full,       // keep only each layer's input; recompute the layer's forward in the backward pass
 };
 
+// How context parallelism shares keys and values (both with the load-balanced causal split: each device
+// holds chunks i and 2C - 1 - i of the 2C chunks of every sequence).
+enum class ContextAlgorithm : std::uint8_t {
+  ring,        // ring attention: key/value blocks passed round the CP group, one step each (Megatron-LM/TE p2p)
+  all_gather,  // all-gather every device's keys and values before attention, reduce-scatter their
+               // gradients after its backward (Llama 3's context parallelism; TE's all_gather variant)
+};
+
 struct ParallelSpec {
   std::uint32_t tensor = 1;         // TP
   std::uint32_t pipeline = 1;       // PP
   std::uint32_t data = 0;           // DP; 0: devices / (TP x PP x CP)
   std::uint32_t context = 1;        // CP
+  ContextAlgorithm context_algorithm = ContextAlgorithm::ring;
   std::uint32_t expert = 1;         // EP (MoE only); divides DP x CP
   bool sequence_parallel = false;   // SP: TP all-reduces become reduce-scatter + all-gather
   std::uint32_t virtual_stages = 1; // interleaved 1F1B when > 1 (stages per device)
@@ -63,9 +77,6 @@ struct ParallelSpec {
   Recompute recompute = Recompute::none;
   std::uint64_t global_batch = 0;   // sequences per iteration
   std::uint64_t micro_batch = 1;    // sequences per micro-batch
-  std::uint64_t bucket_bytes = 25ULL << 20;  // DP gradient buckets (bytes of gradients per reduction)
-  bool overlap_grad_reduce = true;  // start a bucket's DP reduction as soon as its gradients exist
-  bool overlap_param_gather = true; // ZeRO-3: gather the next layer's weights during this layer
   accelerator::DType dtype = accelerator::DType::bf16;  // matrix products; weights and activations in bf16
   // Fused (flash) attention keeps the score matrix on chip; unfused attention (Megatron-LM before
   // FlashAttention, e.g. Narayanan et al. 2021) writes it to HBM and reads it back around the softmax
@@ -76,6 +87,7 @@ struct ParallelSpec {
 struct TrainingSpec {
   TransformerSpec model;
   ParallelSpec parallel;
+  StackSpec stack;  // how the framework schedules communication (stack_spec.hpp)
   std::uint32_t iterations = 1;       // iterations simulated
   bool memory_warn_only = false;      // a job that does not fit: warn instead of stopping
 };
