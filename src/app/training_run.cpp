@@ -95,6 +95,9 @@ void meter_energy(const boost::mpi::communicator& comm, const pdes::Engine& engi
     if (topology.nodes[node].kind == net::NodeKind::switch_node && engine.is_local(node)) switches.push_back(node);
 
   const net::Cabling cabling = net::plan_cabling(topology, scenario.cluster);
+  const models::tco::HardwareInventory inventory =
+      models::tco::inventory_of(topology, scenario.cluster, cabling, levels, settings.inputs.prices);
+  report.bom = inventory.bom;
   const power::MeteredEnergy mine = power::meter_components(
       {topology, scenario.cluster, levels, report.simulated_time, devices, switches, port_busy, cabling.port_optics_mw});
   const auto limbs = mine.by_class.limbs();
@@ -123,9 +126,7 @@ void meter_energy(const boost::mpi::communicator& comm, const pdes::Engine& engi
   measures.tokens_per_iteration = report.tokens_per_iteration;
   measures.devices = report.devices;
   measures.it_joules_per_iteration = e;
-  report.tco = models::tco::compute_tco(
-      settings, models::tco::inventory_of(topology, scenario.cluster, cabling, levels, settings.inputs.prices), measures,
-      scenario.cluster.accelerator.name);
+  report.tco = models::tco::compute_tco(settings, inventory, measures, scenario.cluster.accelerator.name);
 }
 }  // namespace
 

@@ -24,6 +24,7 @@
 #include "app/training_run.hpp"
 #include "app/version.hpp"
 #include "h5_reader.hpp"
+#include "io/bom_figures.hpp"
 #include "io/config/scenario_loader.hpp"
 #include "io/results_metadata.hpp"
 #include "io/training_summary.hpp"
@@ -286,6 +287,12 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
                       {"scenario", "iteration_times_ps", "stages", "collectives", "energy", "tco", "setup_s", "partition",
                        "engine"});
   expect_same_figures(in, "/energy", json["energy"], {});
+  // /bom: the network's bill of materials, the figures bom_json gives (validate --bom --json).
+  ASSERT_TRUE(report.bom.has_value());
+  expect_same_figures(in, "/bom", rackscale::io::bom_json(*report.bom), {"items"});
+  EXPECT_EQ(in.attribute<std::uint64_t>("/bom", "accelerators"), 32u);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/bom", "nics"), report.bom->nics->count);
+  EXPECT_EQ(in.strings("/bom/items/item").front(), "NICs");
   expect_same_figures(in, "/tco", json["tco"], {"per_iteration", "per_million_tokens", "whole_run", "breakdown"});
   for (const std::string scope : {"per_iteration", "per_million_tokens", "whole_run"})
     expect_same_figures(in, "/tco/" + scope, json["tco"][scope], {});
