@@ -3,7 +3,7 @@
 
     python3 bench/energy_tco_table.py path/to/rackscale [config ...]
 
-Runs `rackscale run CONFIG --json` (one rank; the figures do not depend on the rank count) and prints:
+Runs `rackscale run CONFIG --json` (one rank, at most $TABLE_TIMEOUT_S seconds each, default 300; the figures do not depend on the rank count) and prints:
 switches' and optics' share of IT energy per iteration, network capex and its share of the
 accelerators', whole-run cost and carbon.
 """
@@ -15,12 +15,17 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 binary = sys.argv[1]
+timeout = float(os.environ.get("TABLE_TIMEOUT_S", "300"))
 configs = sys.argv[2:] or sorted(glob.glob(os.path.join(here, "..", "configs", "training", "*.yaml")))
 print("| config | switches, % of IT energy | optics, % | network capex | network / accelerators | whole-run cost | carbon (t) |")
 print("|---|---|---|---|---|---|---|")
 for config in configs:
     name = os.path.basename(config)[:-5]
-    out = subprocess.run([binary, "run", config, "--json"], capture_output=True, text=True)
+    try:
+        out = subprocess.run([binary, "run", config, "--json"], capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        print(f"| {name} | not run: over {timeout} s | | | | | |")
+        continue
     if out.returncode != 0:
         print(f"| {name} | failed: {out.stderr.strip().splitlines()[-1] if out.stderr.strip() else out.returncode} | | | | | |")
         continue
