@@ -41,7 +41,7 @@ void nvswitch(ClusterSpec& c, std::uint32_t domain) {
 ClusterSpec fat_tree(ClusterSpec c, ScaleOutKind kind, std::uint32_t radix, double o1, double o2) {
   c.scale_out.kind = kind;
   c.scale_out.switch_spec.radix = radix;
-  c.scale_out.fat_tree.tiers = 3;
+  c.scale_out.fat_tree.tiers = 0;  // the fewest that hold the endpoints (3 at this size)
   c.scale_out.fat_tree.oversubscription = {o1, o2};
   return c;
 }

@@ -21,6 +21,7 @@
 #include "app/validate_command.hpp"
 #include "app/partition_command.hpp"
 #include "app/presets_command.hpp"
+#include "app/tco_command.hpp"
 #include "app/run_command.hpp"
 #include "app/version.hpp"
 #include "pdes/stop_signals.hpp"
@@ -71,6 +72,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<ValidateCommand>(cli));
   commands.push_back(std::make_unique<PartitionCommand>(cli));
   commands.push_back(std::make_unique<PresetsCommand>(cli));
+  commands.push_back(std::make_unique<TcoCommand>(cli));
 
   try {
     cli.parse(argc, argv);

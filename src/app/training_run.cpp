@@ -16,6 +16,7 @@
 #include "models/memory/memory_check.hpp"
 #include "models/network/build_topology.hpp"
 #include "app/memory_phase.hpp"
+#include "models/network/cabling.hpp"
 #include "models/network/network_lps.hpp"
 #include "models/network/rack_graph.hpp"
 #include "models/power/cluster_energy.hpp"
@@ -94,8 +95,12 @@ void meter_energy(const boost::mpi::communicator& comm, const pdes::Engine& engi
   for (net::NodeId node = 0; node < topology.nodes.size(); ++node)
     if (topology.nodes[node].kind == net::NodeKind::switch_node && engine.is_local(node)) switches.push_back(node);
 
+  const net::Cabling cabling = net::plan_cabling(topology, scenario.cluster);
+  const models::tco::HardwareInventory inventory =
+      models::tco::inventory_of(topology, scenario.cluster, cabling, levels, settings.inputs.prices);
+  report.bom = inventory.bom;
   const power::MeteredEnergy mine = power::meter_components(
-      {topology, scenario.cluster, levels, report.simulated_time, devices, switches, port_busy});
+      {topology, scenario.cluster, levels, report.simulated_time, devices, switches, port_busy, cabling.port_optics_mw});
   const auto limbs = mine.by_class.limbs();
   std::array<std::uint64_t, power::ClassEnergy::kLimbs> total{};
   pdes::reduce_to_all(comm, limbs, total, pdes::Reduction::sum);
@@ -112,6 +117,7 @@ void meter_energy(const boost::mpi::communicator& comm, const pdes::Engine& engi
   e.hosts = report.energy.hosts.joules() * per_iteration;
   e.nics = report.energy.nics.joules() * per_iteration;
   e.switches = report.energy.switches.joules() * per_iteration;
+  e.optics = report.energy.optics.joules() * per_iteration;
   if (report.iteration_time == 0) return;
 
   models::tco::RunMeasures measures;
@@ -121,8 +127,7 @@ void meter_energy(const boost::mpi::communicator& comm, const pdes::Engine& engi
   measures.tokens_per_iteration = report.tokens_per_iteration;
   measures.devices = report.devices;
   measures.it_joules_per_iteration = e;
-  report.tco = models::tco::compute_tco(settings, models::tco::inventory_of(topology, scenario.cluster, levels),
-                                        measures, scenario.cluster.accelerator.name);
+  report.tco = models::tco::compute_tco(settings, inventory, measures, scenario.cluster.accelerator.name);
 }
 }  // namespace
 

@@ -1,6 +1,7 @@
 #include "app/validate_command.hpp"
 
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -8,11 +9,14 @@
 
 #include "app/exit_codes.hpp"
 #include "app/scenario_errors.hpp"
+#include "io/bom_figures.hpp"
 #include "io/config/config_error.hpp"
 #include "io/config/scenario_loader.hpp"
 #include "io/scenario_header.hpp"
 #include "io/text_table.hpp"
 #include "models/network/build_topology.hpp"
+#include "models/network/cabling.hpp"
+#include "models/tco/bill_of_materials.hpp"
 
 namespace rackscale::app {
 namespace {
@@ -37,6 +41,8 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
   command_->add_option("config", config_, "Scenario file (YAML; see docs/config.md)")->required();
   command_->add_option("--set", overrides_, "Override a config value: --set cluster.nodes=32 (repeatable)");
   command_->add_flag("--json", json_, "Also print the summary as one JSON object on the last line");
+  command_->add_flag("--bom", bom_,
+                     "Also print the network's bill of materials: NICs, switches and cables by tier, their price and power");
   command_->add_flag("--resolved", resolved_, "Also print the config after presets and overrides (YAML)");
 }
 
@@ -73,6 +79,12 @@ int ValidateCommand::execute(const boost::mpi::communicator& comm) {
   line("switches", io::with_commas(topology.switch_count()));
   line("links", io::with_commas(topology.link_count()));
   line("topology", topology.description);
+  std::optional<models::tco::BillOfMaterials> bom;
+  if (bom_) {
+    bom = models::tco::bill_of_materials(topology, cluster, net::plan_cabling(topology, cluster),
+                                         scenario.tco.inputs.prices);
+    std::cout << '\n' << io::bom_text(*bom) << '\n';
+  }
   std::cout << "valid (nothing was simulated)\n";
   if (resolved_) std::cout << "\n# resolved config\n" << scenario.resolved_yaml;
 
@@ -94,6 +106,7 @@ int ValidateCommand::execute(const boost::mpi::communicator& comm) {
     j["switches"] = topology.switch_count();
     j["links"] = topology.link_count();
     j["topology"] = topology.description;
+    if (bom) j["bom"] = io::bom_json(*bom);
     std::cout << j.dump() << '\n';
   }
   return kExitOk;

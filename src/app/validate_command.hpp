@@ -1,5 +1,5 @@
 #pragma once
-// `rackscale validate CONFIG [--set k=v ...] [--json] [--resolved]`: loads a scenario, checks every value,
+// `rackscale validate CONFIG [--set k=v ...] [--json] [--bom] [--resolved]`: loads a scenario, checks every value,
 // builds its topology and prints what it describes, without simulating anything. Exit 2 on a bad config.
 #include <string>
 #include <vector>
@@ -23,6 +23,7 @@ class ValidateCommand final : public Command {
   std::vector<std::string> overrides_;
   bool json_ = false;
   bool resolved_ = false;
+  bool bom_ = false;
 };
 
 }  // namespace rackscale::app

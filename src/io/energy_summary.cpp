@@ -31,6 +31,7 @@ std::string energy_table(const wl::TrainingReport& r) {
   row("hosts", e.hosts);
   row("NICs", e.nics);
   row("switches", e.switches);
+  row("optics", e.optics);
   row("total (IT)", e.total());
   std::string out = energy.render();
   if (r.iterations > 1)

@@ -41,6 +41,7 @@ Figures tco_figures(const tco::TcoReport& r) {
           {"accelerator_memory_kgco2e", r.accelerator_memory_kg},
           {"host_llmcarbon_kgco2e", r.host_llmcarbon_kg},
           {"host_act_kgco2e", r.host_act_kg},
+          {"network_kgco2e", r.network_embodied_kg},
           {"embodied_share", r.embodied_share},
           {"notes", r.notes}};
 }

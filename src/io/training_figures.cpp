@@ -140,12 +140,14 @@ Figures energy_figures(const wl::TrainingReport& r) {
           {"hosts_J", x.hosts.joules()},
           {"nics_J", x.nics.joules()},
           {"switches_J", x.switches.joules()},
+          {"optics_J", x.optics.joules()},
           {"total_J", x.total().joules()},
           {"mean_it_power_W", r.mean_it_watts},
           {"per_iteration_accelerators_J", i.accelerators},
           {"per_iteration_hosts_J", i.hosts},
           {"per_iteration_nics_J", i.nics},
           {"per_iteration_switches_J", i.switches},
+          {"per_iteration_optics_J", i.optics},
           {"per_iteration_total_J", i.total()}};
 }
 

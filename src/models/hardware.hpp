@@ -39,6 +39,11 @@ struct NicSpec {
   double efficiency = 1.0;
   double active_watts = 0;
   double idle_watts = 0;
+  // Bill of materials: purchase price (0: unknown, the TCO's default is used) and the NIC chip, for its
+  // embodied carbon (0: not counted).
+  double price_usd = 0;
+  double die_area_mm2 = 0;
+  double process_nm = 0;
   std::string source;
 };
 
@@ -50,8 +55,33 @@ struct SwitchSpec {
   // NVLink SHARP (scale-up switches only): operand bytes per second the switch reduces per device port
   // for multimem load-reduce; 0 when the switch has no in-switch reduction. docs/models.md, "NVLS".
   double nvls_reduce_bandwidth = 0;
+  // Power: idle_watts with every port linked and no traffic, plus port_watts per port at its
+  // utilization (a port at full line rate both ways adds port_watts); active_watts = idle_watts +
+  // radix x port_watts, the most it draws (docs/tco.md, "Switch power by load").
   double active_watts = 0;
   double idle_watts = 0;
+  double port_watts = 0;
+  // Bill of materials: purchase price (0: unknown, the TCO's default is used) and the switch ASIC, for
+  // its embodied carbon (0: not counted).
+  double price_usd = 0;
+  double die_area_mm2 = 0;
+  double process_nm = 0;
+  std::string source;
+};
+
+// The cables of one port speed (docs/tco.md, "Bill of materials"): a passive copper cable (DAC)
+// between two ports of one rack; between racks an optical link, a transceiver at each end (an active
+// optical cable is the same with its transceivers built in) and the fibre between them.
+struct OpticsSpec {
+  std::string name;
+  double port_bandwidth = 0;     // the port speed it serves, bytes/s per direction
+  double transceiver_watts = 0;  // per end
+  double transceiver_usd = 0;    // per end
+  double fiber_usd = 0;          // per optical link
+  double dac_usd = 0;            // per copper cable
+  // The transceiver's DSP chip, for its embodied carbon (0: not counted).
+  double die_area_mm2 = 0;
+  double process_nm = 0;
   std::string source;
 };
 

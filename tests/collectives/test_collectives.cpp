@@ -94,7 +94,7 @@ void add_test_fat_tree(net::ClusterSpec& c) {
   c.scale_out.switch_spec.port_bandwidth = 50e9;
   c.scale_out.switch_spec.latency = 300'000;
   c.scale_out.cable_latency = 50'000;
-  c.scale_out.fat_tree.tiers = 2;
+
 }
 
 net::NetworkSpec analytical() {

@@ -45,12 +45,13 @@ TEST(PresetCatalog, AcceleratorFiguresAsTheFileWritesThem) {
 }
 
 TEST(PresetCatalog, NicAndSwitchFigures) {
-  // connectx7-400g: 400 Gb/s = 50e9 bytes/s. quantum2-qm9700: 64 ports of 400 Gb/s, 200 ns.
+  // connectx7-400g: 400 Gb/s = 50e9 bytes/s. quantum2-qm9700: 64 ports of 400 Gb/s, 200 ns; at full load
+  // 525 W idle + 64 ports x 3.5 W.
   const PresetEntry nic = describe_preset("nics", "connectx7-400g", presets_dir());
   EXPECT_DOUBLE_EQ(field_of(nic, "bandwidth").json.get<double>(), 50e9);
   EXPECT_EQ(nic.summary, "400 Gb/s, 600 ns injection latency, 25 W active");
   const PresetEntry sw = describe_preset("switches", "quantum2-qm9700", presets_dir());
-  EXPECT_EQ(sw.summary, "64 x 400 Gb/s, 200 ns port to port, 750 W active");
+  EXPECT_EQ(sw.summary, "64 x 400 Gb/s, 200 ns port to port, 749 W active");
 }
 
 TEST(PresetCatalog, ModelParametersByHand) {

@@ -18,10 +18,14 @@ const std::vector<std::string> kAcceleratorKeys{
     "name", "peak_bf16_flops", "peak_fp8_flops", "memory",       "memory_bandwidth",
     "tdp",  "idle_power",      "process_nm",     "die_area_mm2", "matmul_efficiency", "matmul_half_dimension",
     "vector_efficiency", "memory_efficiency", "kernel_overhead", "nvlink_multicast", "source"};
-const std::vector<std::string> kNicKeys{"name",         "bandwidth",  "latency", "efficiency",
-                                        "active_power", "idle_power", "source"};
-const std::vector<std::string> kSwitchKeys{"name",         "radix",      "port_bandwidth", "latency", "nvls_reduce_bandwidth",
-                                           "active_power", "idle_power", "source"};
+const std::vector<std::string> kNicKeys{"name",       "bandwidth", "latency",      "efficiency", "active_power",
+                                        "idle_power", "price",     "die_area_mm2", "process_nm", "source"};
+const std::vector<std::string> kSwitchKeys{"name",       "radix",      "port_bandwidth", "latency",      "nvls_reduce_bandwidth",
+                                           "idle_power", "port_power", "price",          "die_area_mm2", "process_nm",
+                                           "source"};
+const std::vector<std::string> kOpticsKeys{"name",      "port_bandwidth", "transceiver_power", "transceiver_price",
+                                           "fiber_price", "dac_price",    "die_area_mm2",      "process_nm",
+                                           "source"};
 
 void expect_complete(PresetKind kind, const std::vector<std::string>& keys) {
   const auto names = preset_names(kind, presets_dir());
@@ -44,6 +48,7 @@ TEST(Presets, EveryFileWritesEveryFieldAndItsSource) {
   expect_complete(PresetKind::accelerator, kAcceleratorKeys);
   expect_complete(PresetKind::nic, kNicKeys);
   expect_complete(PresetKind::switch_spec, kSwitchKeys);
+  expect_complete(PresetKind::optics, kOpticsKeys);
 }
 
 TEST(Presets, EveryPresetLoads) {
@@ -58,6 +63,11 @@ TEST(Presets, EveryPresetLoads) {
     EXPECT_GT(load_nic_preset(name, presets_dir()).bandwidth, 0);
   for (const auto& name : preset_names(PresetKind::switch_spec, presets_dir()))
     EXPECT_GT(load_switch_preset(name, presets_dir()).radix, 0u);
+  for (const auto& name : preset_names(PresetKind::optics, presets_dir())) {
+    const auto o = load_optics_preset(name, presets_dir());
+    EXPECT_GT(o.port_bandwidth, 0);
+    EXPECT_GT(o.transceiver_watts, 0);  // optics draw power: not "not counted"
+  }
 }
 
 TEST(Presets, TheRequiredOnesExist) {
@@ -71,6 +81,7 @@ TEST(Presets, TheRequiredOnesExist) {
   has_all(PresetKind::nic, {"connectx6-hdr-200g", "connectx7-400g", "connectx8-800g"});
   has_all(PresetKind::switch_spec, {"quantum-qm8700-hdr", "quantum2-qm9700", "quantum-x800-q3400", "spectrum4-sn5600",
                                     "nvswitch-gen2", "nvswitch-gen3", "nvswitch-gen4-nvl72"});
+  has_all(PresetKind::optics, {"hdr-200g", "ndr-400g", "xdr-800g"});
 }
 
 TEST(Presets, FiguresFromTheReference) {

@@ -58,7 +58,7 @@ namespace {
 
 namespace net = rackscale::models::network;
 
-// Two H100 hosts of one device each on a 2-tier fat tree: data parallelism 2, so the only traffic is the
+// Two H100 hosts of one device each on one switch (the fewest tiers that hold 2 NICs): data parallelism 2, so the only traffic is the
 // gradient all-reduce between the two devices, through their NICs and the switches between them.
 constexpr const char* kTwoHosts = R"(name: energy-two-hosts
 cluster:
@@ -70,7 +70,6 @@ cluster:
   scale_out:
     topology: fat_tree
     switch: quantum2-qm9700
-    fat_tree: {tiers: 2}
 network: {fidelity: analytical}
 workload:
   type: training
@@ -93,8 +92,9 @@ rackscale::models::Scenario two_hosts(const std::vector<std::string>& overrides)
 
 // The energy worked by hand from the run's own figures and the presets: accelerators idle 70 W -> TDP
 // 700 W over their compute time; hosts 300 W -> 800 W following their one device; NICs 17.5 W -> 25 W
-// over half their transmit plus receive time; switches 525 W -> 750 W over their ports' mean busy time
-// (64 ports). The all-reduce moves each device's gradients once each way, so the NICs carry the
+// over half their transmit plus receive time; switches 525 W idle plus 3.5 W per port at full rate both
+// ways (the mean of its two directions' busy time); the optics of the two NIC cables, each joining a
+// host's rack to the switch's rack, 9 W at each of their 4 ends the whole time. The all-reduce moves each device's gradients once each way, so the NICs carry the
 // collectives' bytes at the NIC link's bandwidth, and every switch hop on the path carries them again.
 // The same with collectives as messages and as closed forms (which charge the ports their messages
 // would load), and identical on every rank count.
@@ -122,7 +122,9 @@ TEST(TrainingEnergy, TwoHostsWorkedByHand) {
     const double hosts = 2 * 300 * T + (800 - 300) * compute;
     const double nic_traffic = (25 - 17.5) * static_cast<double>(bytes) / bandwidth;
     const double nics = 2 * 17.5 * T + nic_traffic;
-    const double switch_traffic = (750.0 - 525.0) / 64 * static_cast<double>(bytes) / bandwidth * (path.hops - 1);
+    // Each switch on the path has two busy ports, each at (its share out + its share in) / 2: together
+    // the bytes once.
+    const double switch_traffic = 3.5 * static_cast<double>(bytes) / bandwidth * (path.hops - 1);
     const double switch_j = switches * 525 * T + switch_traffic;
     EXPECT_NEAR(r.energy.accelerators.joules(), accelerators, 1e-9 * accelerators);
     EXPECT_NEAR(r.energy.hosts.joules(), hosts, 1e-9 * hosts);
@@ -130,6 +132,8 @@ TEST(TrainingEnergy, TwoHostsWorkedByHand) {
     // part (messages here take microseconds).
     EXPECT_NEAR(r.energy.nics.joules(), nics, 1e-5 * nic_traffic);
     EXPECT_NEAR(r.energy.switches.joules(), switch_j, 1e-5 * switch_traffic);
+    ASSERT_EQ(topology.switch_count(), 1u);  // 2 NICs: one switch, no idle spine
+    EXPECT_NEAR(r.energy.optics.joules(), 4 * 9.0 * T, 1e-9 * T);
     // Traffic is a visible share of the NICs' energy (this is not all idle power).
     EXPECT_GT(nic_traffic, 1e-2 * nics);
     ASSERT_EQ(r.device_energy.size(), 2u);
@@ -142,7 +146,8 @@ TEST(TrainingEnergy, TwoHostsWorkedByHand) {
     EXPECT_EQ(t.iterations, (1'000'000'000u + 8191u) / 8192u);  // 8 sequences of 1,024 tokens
     EXPECT_NEAR(t.whole_run.it_energy_kwh, r.energy.total().joules() * static_cast<double>(t.iterations) / 3.6e6,
                 1e-9 * t.whole_run.it_energy_kwh);
-    EXPECT_NEAR(t.provisioned_it_kw, (2 * 700 + 2 * 800 + 2 * 25 + switches * 750) / 1e3, 1e-12);
+    // The facility's design load: the switch idle plus its 2 cabled ports at full rate, and 4 optics.
+    EXPECT_NEAR(t.provisioned_it_kw, (2 * 700 + 2 * 800 + 2 * 25 + switches * 525 + 2 * 3.5 + 4 * 9) / 1e3, 1e-12);
     EXPECT_DOUBLE_EQ(t.accelerators_capex_usd, 2 * 25'000.0);
   }
   // Identical limbs and TCO on every rank count.

@@ -51,18 +51,19 @@ TEST(FatTree, KAryTreeRoutesEveryPairUpOnlyAsFarAsNeeded) {
 }
 
 TEST(FatTree, OversubscribedTwoTierCounts) {
-  // Radix 8 at 3:1: round(8*3/4) = 6 ports down, 2 up. 20 NICs -> ceil(20/6) = 4 leaves (6, 6, 6, 2),
-  // 2 spines each linked to all 4 leaves. Links: 20 NIC + 4*2 leaf-spine = 28.
+  // Radix 8 at 3:1: 6 ports down, ceil(6/3) = 2 up. 20 NICs -> ceil(20/6) = 4 leaves (6, 6, 6, 2) with
+  // 8 uplinks in all: one 8-port spine takes both uplinks of every leaf (2 parallel cables each).
+  // Links: 20 NIC + 4*2 leaf-spine = 28.
   const Topology t = build_topology(fat_tree(20, 1, 8, 2, 3), RoutingMode::ecmp);
   expect_well_formed(t);
   EXPECT_EQ(t.device_count(), 20u);
   EXPECT_EQ(switches_of(t, SwitchRole::leaf), 4u);
-  EXPECT_EQ(switches_of(t, SwitchRole::spine), 2u);
+  EXPECT_EQ(switches_of(t, SwitchRole::spine), 1u);
   EXPECT_EQ(switches_of(t, SwitchRole::core), 0u);
   EXPECT_EQ(t.link_count(), 28u);
   EXPECT_EQ(links_of(t, LinkClass::nic), 20u);
   EXPECT_EQ(links_of(t, LinkClass::leaf_spine), 8u);
-  // Leaves: 2 up + their NICs; spines: one port per leaf.
+  // Leaves: 2 up + their NICs; the spine: two ports per leaf.
   std::vector<std::uint32_t> leaf_ports;
   std::vector<std::uint32_t> spine_ports;
   for (const Node& node : t.nodes) {
@@ -70,27 +71,28 @@ TEST(FatTree, OversubscribedTwoTierCounts) {
     if (node.role == SwitchRole::spine) spine_ports.push_back(node.port_count);
   }
   EXPECT_EQ(leaf_ports, (std::vector<std::uint32_t>{8, 8, 8, 4}));
-  EXPECT_EQ(spine_ports, (std::vector<std::uint32_t>{4, 4}));
+  EXPECT_EQ(spine_ports, (std::vector<std::uint32_t>{8}));
   expect_all_pairs(t, [](std::uint32_t s, std::uint32_t d) { return s / 6 == d / 6 ? 2 : 4; });
 }
 
 TEST(FatTree, OversubscribedThreeTierCounts) {
   {
     // Radix 8, leaves 3:1 (6 down, 2 up), spines 1:1 (4 down, 4 up). 50 NICs -> 9 leaves -> pods of 4
-    // leaves: 3 pods (4, 4, 1) with 2 spines each = 6 spines; cores 2 planes x 4 = 8, each with 3 ports.
+    // leaves: 3 pods (4, 4, 1) with 2 spines each = 6 spines, 24 spine uplinks; a core has room for
+    // floor(8/3) = 2 cables per pod, so the 8 uplinks of a pod need 4 cores of 3 x 2 ports.
     // Links: 50 NIC + 9*2 leaf-spine + 6*4 spine-core = 92.
     const Topology t = build_topology(fat_tree(50, 1, 8, 3, 3, 1), RoutingMode::ecmp);
     expect_well_formed(t);
     EXPECT_EQ(switches_of(t, SwitchRole::leaf), 9u);
     EXPECT_EQ(switches_of(t, SwitchRole::spine), 6u);
-    EXPECT_EQ(switches_of(t, SwitchRole::core), 8u);
+    EXPECT_EQ(switches_of(t, SwitchRole::core), 4u);
     EXPECT_EQ(links_of(t, LinkClass::nic), 50u);
     EXPECT_EQ(links_of(t, LinkClass::leaf_spine), 18u);
     EXPECT_EQ(links_of(t, LinkClass::spine_core), 24u);
     EXPECT_EQ(t.link_count(), 92u);
     for (const Node& node : t.nodes) {
       if (node.role == SwitchRole::core) {
-        EXPECT_EQ(node.port_count, 3u);
+        EXPECT_EQ(node.port_count, 6u);
       }
     }
     expect_all_pairs(t, [](std::uint32_t s, std::uint32_t d) {
@@ -101,7 +103,8 @@ TEST(FatTree, OversubscribedThreeTierCounts) {
   }
   {
     // Radix 8, leaves 1:1 (4 down, 4 up), spines 3:1 (6 down, 2 up). 100 NICs -> 25 leaves -> pods of 6
-    // leaves: 5 pods with 4 spines each = 20 spines; cores 4 planes x 2 = 8 with 5 ports each.
+    // leaves: 5 pods with 4 spines each = 20 spines; a core has room for floor(8/5) = 1 cable per pod,
+    // so the 8 uplinks of a pod need 8 cores with 5 ports each.
     // Links: 100 NIC + 25*4 + 20*2 = 240.
     const Topology t = build_topology(fat_tree(100, 1, 8, 3, 1, 3), RoutingMode::ecmp);
     expect_well_formed(t);
@@ -116,7 +119,8 @@ TEST(FatTree, OversubscribedThreeTierCounts) {
 
 TEST(FatTree, PartialTreeBuildsOnlyTheLeavesAndPodsItNeeds) {
   // k = 4 holds 16 hosts; 9 need ceil(9/2) = 5 leaves in ceil(5/2) = 3 pods (2, 2, 1 leaves), 6 spines;
-  // the 4 cores stay. Links: 9 + 5*2 + 3*2*2 = 31.
+  // a core has room for floor(4/3) = 1 cable per pod, so a pod's 4 uplinks need 4 cores.
+  // Links: 9 + 5*2 + 3*2*2 = 31.
   const Topology t = build_topology(fat_tree(9, 1, 4, 3), RoutingMode::ecmp);
   expect_well_formed(t);
   EXPECT_EQ(switches_of(t, SwitchRole::leaf), 5u);

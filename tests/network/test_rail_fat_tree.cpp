@@ -28,21 +28,22 @@ std::map<NodeId, std::uint32_t> leaf_ordinals(const Topology& t) {
 
 TEST(RailFatTree, TwoTierCountsAndRails) {
   // 7 nodes of 4 devices (4 rails), groups of 3 nodes -> 3 groups (3, 3, 1) x 4 rails = 12 leaves.
-  // Radix 16 at 1:1: 8 down (>= 3 used), 8 up -> 8 spines. Links: 28 NIC + 12*8 = 124.
+  // Radix 16 at 1:1: a leaf of 3 nodes needs 3 uplinks; a 16-port spine has room for one cable per
+  // leaf, so 3 spines. Links: 28 NIC + 12*3 = 64.
   const Topology t = build_topology(rail_tree(7, 4, 16, 2, 3), RoutingMode::ecmp);
   expect_well_formed(t);
   EXPECT_EQ(switches_of(t, SwitchRole::leaf), 12u);
-  EXPECT_EQ(switches_of(t, SwitchRole::spine), 8u);
+  EXPECT_EQ(switches_of(t, SwitchRole::spine), 3u);
   EXPECT_EQ(links_of(t, LinkClass::nic), 28u);
-  EXPECT_EQ(links_of(t, LinkClass::leaf_spine), 96u);
-  EXPECT_EQ(t.link_count(), 124u);
+  EXPECT_EQ(links_of(t, LinkClass::leaf_spine), 36u);
+  EXPECT_EQ(t.link_count(), 64u);
   const auto ordinal = leaf_ordinals(t);
   for (std::uint32_t d = 0; d < 28; ++d) {
     const std::uint32_t node = d / 4;
     const std::uint32_t rail = d % 4;
     const Port& nic = t.port(t.devices[d], 0);
     EXPECT_EQ(ordinal.at(nic.peer), node / 3 * 4 + rail) << "device " << d;
-    EXPECT_EQ(nic.peer_port, 8u + node % 3) << "device " << d << ": slot = node within its group, after 8 uplinks";
+    EXPECT_EQ(nic.peer_port, 3u + node % 3) << "device " << d << ": slot = node within its group, after 3 uplinks";
   }
   expect_all_pairs(t, [](std::uint32_t s, std::uint32_t d) {
     const bool same_leaf = s / 4 / 3 == d / 4 / 3 && s % 4 == d % 4;
@@ -67,12 +68,13 @@ TEST(RailFatTree, ScaleUpFirstThenRails) {
 TEST(RailFatTree, ThreeTierGroupsWholeRailGroupsIntoPods) {
   // 18 nodes x 2 rails, groups of 4 nodes -> 5 groups (4, 4, 4, 4, 2) -> 10 leaves. Radix 8 at 1:1:
   // leaves 4 down / 4 up, spines 4 down / 4 up; a pod holds floor(4/2) = 2 groups = 4 leaves ->
-  // 3 pods (4, 4, 2 leaves), 12 spines, 4 planes x 4 = 16 cores. Links: 36 + 10*4 + 12*4 = 124.
+  // 3 pods (4, 4, 2 leaves), 12 spines; a pod's 16 uplinks over cores with room for floor(8/3) = 2
+  // cables per pod: 8 cores. Links: 36 + 10*4 + 12*4 = 124.
   const Topology t = build_topology(rail_tree(18, 2, 8, 3, 4), RoutingMode::ecmp);
   expect_well_formed(t);
   EXPECT_EQ(switches_of(t, SwitchRole::leaf), 10u);
   EXPECT_EQ(switches_of(t, SwitchRole::spine), 12u);
-  EXPECT_EQ(switches_of(t, SwitchRole::core), 16u);
+  EXPECT_EQ(switches_of(t, SwitchRole::core), 8u);
   EXPECT_EQ(links_of(t, LinkClass::nic), 36u);
   EXPECT_EQ(links_of(t, LinkClass::leaf_spine), 40u);
   EXPECT_EQ(links_of(t, LinkClass::spine_core), 48u);

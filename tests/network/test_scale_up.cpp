@@ -37,7 +37,7 @@ TEST(ScaleUp, Nvl72RackIsOneNvSwitchNodeAfterItsDevices) {
 
 TEST(ScaleUp, Nvl72DomainsLiveInTheirComputeRacksBesideAFatTree) {
   // 36 nodes x 4 in racks of 18 nodes: 2 NVL72 racks, each 72 devices then its NVSwitch. Radix 32 fat
-  // tree: 16 NICs per leaf -> 9 leaves, 16 spines.
+  // tree: 16 NICs per leaf -> 9 leaves, 6 spines.
   ClusterSpec spec = fat_tree(36, 4, 32, 2);
   spec.nodes_per_rack = 18;
   with_scale_up(spec, ScaleUpKind::nvswitch, 72);
@@ -52,7 +52,7 @@ TEST(ScaleUp, Nvl72DomainsLiveInTheirComputeRacksBesideAFatTree) {
   EXPECT_EQ(t.nodes[145].role, SwitchRole::scale_up);
   EXPECT_EQ(t.devices[72], 73u);
   EXPECT_EQ(switches_of(t, SwitchRole::leaf), 9u);
-  EXPECT_EQ(switches_of(t, SwitchRole::spine), 16u);
+  EXPECT_EQ(switches_of(t, SwitchRole::spine), 6u);  // 9 x 16 uplinks; floor(32 / 9) = 3 cables per leaf each
   expect_all_pairs(t, [](std::uint32_t s, std::uint32_t d) {
     if (s / 72 == d / 72) return 2;
     return s / 16 == d / 16 ? 2 : 4;
@@ -126,7 +126,8 @@ TEST(ScaleUp, SingleMeshDomainAndLoneDevice) {
 TEST(ScaleUp, TheLeadsNvl72ClusterHasTheExpectedCounts) {
   // 1,389 NVL72 racks (18 nodes x 4), a NIC per device, 3-tier fat tree of 144-port switches at 1:1:
   // 72 down / 72 up at both tiers. 100,008 NICs -> 1,389 leaves -> 20 pods (19 of 72 leaves + 21),
-  // 20 x 72 = 1,440 spines, 72 x 72 = 5,184 cores with 20 ports each.
+  // 20 x 72 = 1,440 spines; a pod's 72 x 72 = 5,184 uplinks over cores with room for floor(144/20) = 7
+  // cables per pod: ceil(5,184 / 7) = 741 cores.
   ClusterSpec spec = fat_tree(1'389 * 18, 4, 144, 3);
   spec.nodes_per_rack = 18;
   spec.scale_out.switches_per_rack = 16;
@@ -136,7 +137,7 @@ TEST(ScaleUp, TheLeadsNvl72ClusterHasTheExpectedCounts) {
   EXPECT_EQ(switches_of(t, SwitchRole::scale_up), 1'389u);
   EXPECT_EQ(switches_of(t, SwitchRole::leaf), 1'389u);
   EXPECT_EQ(switches_of(t, SwitchRole::spine), 1'440u);
-  EXPECT_EQ(switches_of(t, SwitchRole::core), 5'184u);
+  EXPECT_EQ(switches_of(t, SwitchRole::core), 741u);
   EXPECT_EQ(links_of(t, LinkClass::nic), 100'008u);
   EXPECT_EQ(links_of(t, LinkClass::leaf_spine), 1'389u * 72);
   EXPECT_EQ(links_of(t, LinkClass::spine_core), 20u * 72 * 72);

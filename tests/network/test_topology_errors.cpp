@@ -10,22 +10,6 @@ namespace {
 
 using namespace topo_test;
 
-std::string error_of(const ClusterSpec& spec, RoutingMode routing) {
-  try {
-    (void)build_topology(spec, routing);
-  } catch (const std::invalid_argument& e) {
-    return e.what();
-  }
-  return "(no error)";
-}
-
-// The message must start with `key` + ": " and contain `detail`.
-void expect_error(const ClusterSpec& spec, RoutingMode routing, const std::string& key, const std::string& detail) {
-  const std::string message = error_of(spec, routing);
-  EXPECT_EQ(message.rfind(key + ": ", 0), 0u) << message;
-  EXPECT_NE(message.find(detail), std::string::npos) << message;
-}
-
 ClusterSpec dragonfly_spec() {
   ClusterSpec c = cluster(36, 2, 2);
   c.scale_out.kind = ScaleOutKind::dragonfly;
@@ -45,27 +29,58 @@ ClusterSpec torus_spec() {
 
 TEST(TopologyErrors, FatTreeTooSmallForTheCluster) {
   EXPECT_EQ(error_of(fat_tree(512, 8, 64, 2), RoutingMode::ecmp),
-            "cluster.scale_out.fat_tree.tiers: a 2-tier fat tree of radix 64 holds at most 2048 NICs at "
-            "oversubscription 1:1; got 4096 (use tiers: 3, a larger radix or more oversubscription)");
+            "cluster.scale_out.fat_tree.tiers: a 2-tier fat tree with 64-port spines holds at most 64 leaves of 32 "
+            "NICs (2048 NICs) at oversubscription 1:1; got 4096 (use tiers: 3, a larger radix or more "
+            "oversubscription)");
   // k = 8 at 1:1 / 1:1 holds k^3/4 = 128.
   EXPECT_EQ(error_of(fat_tree(129, 1, 8, 3), RoutingMode::ecmp),
-            "cluster.scale_out.fat_tree.tiers: a 3-tier fat tree of radix 8 holds at most 128 NICs at "
-            "oversubscription 1:1 / 1:1; got 129 (use a larger radix or more oversubscription)");
+            "cluster.scale_out.fat_tree.tiers: a 3-tier fat tree with 8-port cores holds at most 128 NICs (8 pods of "
+            "4 leaves) at oversubscription 1:1 / 1:1; got 129 NICs in 9 pods (use a larger radix, larger pods or more "
+            "oversubscription)");
   // The lead's 100k NVL72 cluster does not fit radix 64 even at 3:1 at the spines: 64 x 48 x 32 = 98,304.
   ClusterSpec nvl72 = fat_tree(1'389 * 18, 4, 64, 3, 1, 3);
   nvl72.nodes_per_rack = 18;
   expect_error(nvl72, RoutingMode::ecmp, "cluster.scale_out.fat_tree.tiers", "holds at most 98304 NICs");
+  // Left to choose, the builder takes three tiers; the cluster is still too large for them.
+  nvl72.scale_out.fat_tree.tiers = 0;
+  expect_error(nvl72, RoutingMode::ecmp, "cluster.scale_out.fat_tree.tiers", "holds at most 98304 NICs");
+  // Tiers that would leave a switch with nothing to carry.
+  expect_error(fat_tree(4, 1, 8, 2), RoutingMode::ecmp, "cluster.scale_out.fat_tree.tiers",
+               "the 4 NICs fit one leaf: a spine above it would carry nothing");
+  expect_error(fat_tree(16, 1, 8, 3), RoutingMode::ecmp, "cluster.scale_out.fat_tree.tiers",
+               "the 4 leaves fit one pod of 4: cores above it would carry nothing");
+  expect_error(fat_tree(9, 1, 8, 1), RoutingMode::ecmp, "cluster.scale_out.fat_tree.tiers",
+               "one 8-port switch holds at most 8 NICs; got 9");
 }
 
 TEST(TopologyErrors, FatTreeFields) {
-  expect_error(fat_tree(8, 1, 8, 4), RoutingMode::ecmp, "cluster.scale_out.fat_tree.tiers", "expected 2 or 3; got 4");
+  expect_error(fat_tree(8, 1, 8, 4), RoutingMode::ecmp, "cluster.scale_out.fat_tree.tiers",
+               "expected 1, 2 or 3 (or leave it out: the fewest that fit); got 4");
   expect_error(fat_tree(8, 1, 0, 2), RoutingMode::ecmp, "cluster.scale_out.switch.radix", "got 0");
   expect_error(fat_tree(8, 1, 8, 2, 0), RoutingMode::ecmp, "cluster.scale_out.fat_tree.oversubscription",
                "must be a positive number; got 0");
-  expect_error(fat_tree(8, 1, 8, 2, 100), RoutingMode::ecmp, "cluster.scale_out.fat_tree.oversubscription",
-               "leaves 8 ports down and 0 up");
-  expect_error(fat_tree(8, 1, 8, 3, 1, 0.01), RoutingMode::ecmp, "cluster.scale_out.fat_tree.oversubscription",
-               "spines of 8-port switches leaves 0 ports down and 8 up");
+  expect_error(fat_tree(16, 1, 8, 2, 0.1), RoutingMode::ecmp, "cluster.scale_out.fat_tree.oversubscription",
+               "0.1:1 at the leaves of 8-port switches leaves no port down: one port needs 10 up");
+  expect_error(fat_tree(64, 1, 8, 3, 1, 0.01), RoutingMode::ecmp, "cluster.scale_out.fat_tree.oversubscription",
+               "0.01:1 at the spines of 8-port switches leaves no port down: one port needs 100 up");
+  ClusterSpec pods = fat_tree(64, 1, 8, 3);
+  pods.scale_out.fat_tree.pod_endpoints = 6;
+  expect_error(pods, RoutingMode::ecmp, "cluster.scale_out.fat_tree.pod_endpoints",
+               "a pod is made of whole leaves of 4 NICs each; 6 is not a multiple of 4");
+  pods.scale_out.fat_tree.pod_endpoints = 20;
+  expect_error(pods, RoutingMode::ecmp, "cluster.scale_out.fat_tree.pod_endpoints",
+               "a pod of 5 leaves needs spines with a port for each leaf and uplinks at 1:1; a spine of 8 ports serves at "
+               "most 4 leaves");
+  pods.scale_out.fat_tree.pod_endpoints = 8;
+  pods.scale_out.fat_tree.leaves_per_pod = 3;
+  expect_error(pods, RoutingMode::ecmp, "cluster.scale_out.fat_tree.leaves_per_pod",
+               "3 leaves per pod disagree with pod_endpoints 8 (2 leaves of 4 NICs)");
+  pods.scale_out.fat_tree.tiers = 2;
+  expect_error(pods, RoutingMode::ecmp, "cluster.scale_out.fat_tree.pod_endpoints", "pods exist only in a 3-tier tree");
+  ClusterSpec per_leaf = fat_tree(64, 1, 8, 0);
+  per_leaf.scale_out.fat_tree.endpoints_per_leaf = 5;
+  expect_error(per_leaf, RoutingMode::ecmp, "cluster.scale_out.fat_tree.endpoints_per_leaf",
+               "a leaf of 8 ports at oversubscription 1:1 has room for 1 to 4 NICs (and their uplinks); got 5");
   ClusterSpec no_nics = fat_tree(8, 2, 8, 2);
   no_nics.nics_per_node = 0;
   expect_error(no_nics, RoutingMode::ecmp, "cluster.nics_per_node", "expected 2 (devices_per_node); got 0");
@@ -83,8 +98,6 @@ TEST(TopologyErrors, FatTreeFields) {
 TEST(TopologyErrors, RailFatTree) {
   ClusterSpec spec = fat_tree(8, 4, 8, 2);
   spec.scale_out.kind = ScaleOutKind::rail_fat_tree;
-  spec.scale_out.fat_tree.nodes_per_rail_group = 0;
-  expect_error(spec, RoutingMode::ecmp, "cluster.scale_out.fat_tree.nodes_per_rail_group", "holds 1 to 4 nodes; got 0");
   spec.scale_out.fat_tree.nodes_per_rail_group = 5;
   expect_error(spec, RoutingMode::ecmp, "cluster.scale_out.fat_tree.nodes_per_rail_group", "got 5");
   // Radix 8: 8 / 4 rails = 2 groups of 2 nodes at most; 8 nodes need 4.

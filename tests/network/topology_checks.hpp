@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <map>
 #include <set>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -197,6 +199,23 @@ inline std::size_t expect_one_last_cable(const Topology& t, std::uint64_t chunks
     }
   }
   return varied;
+}
+
+// The message of the std::invalid_argument that building `spec` throws.
+inline std::string error_of(const ClusterSpec& spec, RoutingMode routing) {
+  try {
+    (void)build_topology(spec, routing);
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// The message must start with `key` + ": " and contain `detail`.
+inline void expect_error(const ClusterSpec& spec, RoutingMode routing, const std::string& key, const std::string& detail) {
+  const std::string message = error_of(spec, routing);
+  EXPECT_EQ(message.rfind(key + ": ", 0), 0u) << message;
+  EXPECT_NE(message.find(detail), std::string::npos) << message;
 }
 
 }  // namespace topo_test

@@ -4,7 +4,8 @@
 # - a run that fails leaves no file under the final name and no partial file;
 # - a missing directory is created.
 # GROUP names a group every file of the config's workload has (links, stages, collective); FAILING, the
-# settings (comma-separated) that make the topology impossible to build (default cluster.nodes=1024).
+# settings (comma-separated) that make the topology impossible to build (default: 1,024 nodes on a 2-tier
+# tree, more than 64-port switches can hold in two tiers).
 #   cmake -DMPIRUN=... -DRACKSCALE=... -DH5DUMP=... -DCONFIG=... [-DSETTINGS=key=value,...] -DGROUP=links
 #         -DWORK=dir -P output_files.cmake
 include(${CMAKE_CURRENT_LIST_DIR}/script_helpers.cmake)
@@ -42,7 +43,7 @@ expect_no_partial_files(${WORK})
 
 # A run that fails after the output was accepted (the topology cannot be built): no file.
 if(NOT DEFINED FAILING)
-  set(FAILING cluster.nodes=1024)
+  set(FAILING cluster.nodes=1024,cluster.scale_out.fat_tree.tiers=2)
 endif()
 overrides_of(failing "${FAILING}")
 set(failed ${WORK}/failed.h5)

@@ -25,6 +25,7 @@
 #include "app/training_run.hpp"
 #include "app/version.hpp"
 #include "h5_reader.hpp"
+#include "io/bom_figures.hpp"
 #include "io/config/scenario_loader.hpp"
 #include "io/results_metadata.hpp"
 #include "io/training_summary.hpp"
@@ -262,7 +263,7 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
   }
   EXPECT_NEAR(in.attribute<double>("/energy", "accelerators_J"), accelerators, 1e-9 * accelerators);
   double classes_sum = 0;
-  for (const char* c : {"accelerators_J", "hosts_J", "nics_J", "switches_J"}) {
+  for (const char* c : {"accelerators_J", "hosts_J", "nics_J", "switches_J", "optics_J"}) {
     EXPECT_GT(in.attribute<double>("/energy", c), 0.0) << c;
     classes_sum += in.attribute<double>("/energy", c);
   }
@@ -270,12 +271,13 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
   EXPECT_EQ(in.attribute<std::uint64_t>("/energy", "simulated_time_ps"), run_end);
   ASSERT_TRUE(report.tco.has_value());
   EXPECT_DOUBLE_EQ(in.attribute<double>("/tco", "capex_usd"), report.tco->capex_usd);
-  // Carbon the model does not count is NaN, not 0: the embodied carbon of NICs and switches.
+  // Carbon the model does not count is NaN, not 0: the facility's and maintenance's. The network's
+  // chips (NICs, switch ASICs, transceivers) are counted from their presets.
   const auto items = in.strings("/tco/breakdown/item");
   const auto carbon = in.read<double>("/tco/breakdown/carbon_kgco2e");
   ASSERT_EQ(items.size(), carbon.size());
   for (std::size_t i = 0; i < items.size(); ++i) {
-    const bool counted = items[i] == "accelerators" || items[i].starts_with("hosts") || items[i].starts_with("energy: ");
+    const bool counted = items[i] != "facility" && items[i] != "maintenance";
     EXPECT_EQ(std::isnan(carbon[i]), !counted) << items[i];
   }
 
@@ -285,6 +287,12 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
                       {"scenario", "iteration_times_ps", "stages", "collectives", "energy", "tco", "setup_s", "partition",
                        "engine"});
   expect_same_figures(in, "/energy", json["energy"], {});
+  // /bom: the network's bill of materials, the figures bom_json gives (validate --bom --json).
+  ASSERT_TRUE(report.bom.has_value());
+  expect_same_figures(in, "/bom", rackscale::io::bom_json(*report.bom), {"items"});
+  EXPECT_EQ(in.attribute<std::uint64_t>("/bom", "accelerators"), 32u);
+  EXPECT_EQ(in.attribute<std::uint64_t>("/bom", "nics"), report.bom->nics->count);
+  EXPECT_EQ(in.strings("/bom/items/item").front(), "NICs");
   expect_same_figures(in, "/tco", json["tco"], {"per_iteration", "per_million_tokens", "whole_run", "breakdown"});
   for (const std::string scope : {"per_iteration", "per_million_tokens", "whole_run"})
     expect_same_figures(in, "/tco/" + scope, json["tco"][scope], {});

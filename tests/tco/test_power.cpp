@@ -101,12 +101,12 @@ TEST(PowerModel, LevelsFromPresets) {
 
   SwitchSpec q3400;
   q3400.radix = 144;
-  q3400.active_watts = 2000;
   q3400.idle_watts = 1400;
-  const PowerLevels port = switch_port_levels(q3400);
-  EXPECT_EQ(port.idle_mw, 9'722u);    // 1400 / 144 = 9.7222 W
-  EXPECT_EQ(port.active_mw, 13'889u); // 2000 / 144 = 13.8889 W
-  EXPECT_EQ(switch_levels(q3400).active_mw, 2'000'000u);
+  q3400.port_watts = 4.2;
+  const SwitchPower sw = switch_power(q3400);
+  EXPECT_EQ(sw.idle_mw, 1'400'000u);
+  EXPECT_EQ(sw.port_mw, 4'200u);
+  EXPECT_DOUBLE_EQ(sw.active_watts(), 1400 + 144 * 4.2);  // every port at full rate: 2004.8 W
 
   EXPECT_DOUBLE_EQ(cottier_average_watts(h100), 525.0);  // 0.75 x 700 W
 }
@@ -116,7 +116,7 @@ TEST(PowerModel, InvalidFiguresAreErrors) {
   EXPECT_THROW(static_cast<void>(to_milliwatts(-1)), std::invalid_argument);
   EXPECT_THROW(static_cast<void>(facility_joules(Energy{}, 0.9)), std::invalid_argument);
   SwitchSpec no_ports;
-  EXPECT_THROW(static_cast<void>(switch_port_levels(no_ports)), std::invalid_argument);
+  EXPECT_THROW(static_cast<void>(switch_power(no_ports)), std::invalid_argument);
   EXPECT_THROW(static_cast<void>(accelerator_busy({10, 10}, 1.5)), std::invalid_argument);
 }
 

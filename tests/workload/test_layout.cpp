@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "models/network/topology/fat_tree_shape.hpp"
 #include "models/workload/group_directory.hpp"
 #include "models/workload/training_layout.hpp"
 #include "workload_test_support.hpp"
@@ -454,6 +455,55 @@ TEST(LayoutPeers, NextAndPreviousStage) {
   TrainingSpec one = small_gpt();
   const TrainingLayout flat(one, 4);
   EXPECT_EQ(flat.peer(0, Peer::next_stage), std::nullopt);
+}
+
+}  // namespace
+}  // namespace rackscale::models::workload::test
+
+namespace rackscale::models::workload::test {
+namespace {
+
+// Issue 20, item 5: pods are settable, and Megatron's device order keeps a pipeline stage's T x C x D
+// devices contiguous, so a data-parallel group sits inside one pod whenever the pods hold whole stages
+// (the framework's placement: DP inside a pod where it fits). GPT-3 on 1,024 A100s (TP 8, PP 16, DP 8:
+// stages of 64 devices) on 40-port HDR switches: the derived pods of 20 leaves x 20 NICs = 400 NICs cut
+// stages 6, 12, ... in two; pods of 320 NICs (16 leaves, a multiple of 64 and of a leaf's 20) do not.
+std::uint32_t data_groups_across_pods(const network::ClusterSpec& cluster, const TrainingLayout& layout) {
+  const network::FatTreeShape shape = network::plan_fat_tree(cluster, 0);
+  const auto pod = [&](std::uint32_t device) { return shape.pod_of_leaf(shape.leaf_of(device)); };
+  std::uint32_t across = 0;
+  for (std::uint32_t device = 0; device < layout.devices(); ++device) {
+    if (layout.rank_in_group(device, GroupKind::data) != 0) continue;  // each group once
+    const Members members = layout.group(device, GroupKind::data);
+    across += std::any_of(members.begin(), members.end(), [&](std::uint32_t m) { return pod(m) != pod(device); });
+  }
+  return across;
+}
+
+TEST(Layout, DataGroupsInsideAPodWhenPodsHoldWholeStages) {
+  network::ClusterSpec c;
+  c.nodes = 128;
+  c.devices_per_node = 8;
+  c.nics_per_node = 8;
+  c.scale_out.kind = network::ScaleOutKind::fat_tree;
+  c.scale_out.switch_spec.radix = 40;
+  c.scale_out.switch_spec.port_bandwidth = 25e9;
+  TrainingSpec spec = megatron_gpt(96, 12288, 96);
+  spec.parallel.tensor = 8;
+  spec.parallel.pipeline = 16;
+  spec.parallel.global_batch = 1536;
+  const TrainingLayout layout(spec, c.devices());
+  ASSERT_EQ(layout.group_size(GroupKind::data), 8u);
+
+  EXPECT_EQ(network::plan_fat_tree(c, 0).pods, 3u);  // derived: 400, 400 and 224 NICs
+  // Stages 6 (384-447) and 12 (768-831) straddle the pod boundaries at 400 and 800: 8 TP ranks each.
+  EXPECT_EQ(data_groups_across_pods(c, layout), 16u);
+
+  c.scale_out.fat_tree.pod_endpoints = 320;
+  const network::FatTreeShape shape = network::plan_fat_tree(c, 0);
+  EXPECT_EQ(shape.pods, 4u);
+  EXPECT_EQ(shape.leaves_per_pod, 16u);
+  EXPECT_EQ(data_groups_across_pods(c, layout), 0u);
 }
 
 }  // namespace

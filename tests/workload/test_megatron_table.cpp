@@ -5,7 +5,7 @@
 // within 10% of the published one; the mean absolute error is printed (docs/validation.md records it).
 //
 // What each case is: DGX A100 nodes (8 x A100-80GB on NVSwitch, 8 x 200 Gb/s HDR InfiniBand) on a
-// 3-tier fat tree; GPT with vocabulary 51200, sequence 2048, GeLU MLP of 4h; the row's TP, PP and global
+// fat tree of the fewest tiers that hold its NICs (docs/network.md); GPT with vocabulary 51200, sequence 2048, GeLU MLP of 4h; the row's TP, PP and global
 // batch (DP follows from the GPU count); micro-batch 1; full recomputation; unfused attention (the
 // paper predates FlashAttention); the interleaved schedule with the most virtual stages up to 4 that
 // divide the layers of a stage (the paper does not list them). One parameter was fitted to this table:
@@ -77,7 +77,7 @@ cluster:
   accelerator: a100-sxm4-80gb
   nic: connectx6-hdr-200g
   scale_up: {{kind: nvswitch, domain_devices: 8, bandwidth: 300GB/s, efficiency: 0.68, latency: 500ns, switch: nvswitch-gen2}}
-  scale_out: {{topology: fat_tree, switch: quantum-qm8700-hdr, cable_latency: 50ns, fat_tree: {{tiers: 3}}}}
+  scale_out: {{topology: fat_tree, switch: quantum-qm8700-hdr, cable_latency: 50ns}}
 workload:
   type: training
   model: {{layers: {layers}, hidden: {hidden}, heads: {heads}, vocabulary: 51200, sequence: 2048, activation: gelu}}

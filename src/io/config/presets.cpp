@@ -25,12 +25,14 @@ std::string kind_label(PresetKind kind) {
       return "NIC";
     case PresetKind::switch_spec:
       return "switch";
+    case PresetKind::optics:
+      return "optics";
   }
   return "hardware";
 }
 
 std::string kind_noun(PresetKind kind) {
-  return (kind == PresetKind::accelerator ? "an " : "a ") + kind_label(kind) + " preset";
+  return (kind == PresetKind::accelerator || kind == PresetKind::optics ? "an " : "a ") + kind_label(kind) + " preset";
 }
 
 // Preset names are file names; anything that could climb out of the directory is not a name.
@@ -82,6 +84,8 @@ std::string preset_subdirectory(PresetKind kind) {
       return "nics";
     case PresetKind::switch_spec:
       return "switches";
+    case PresetKind::optics:
+      return "optics";
   }
   return "";
 }
@@ -138,6 +142,18 @@ std::string optional_string(const MapReader& r, const std::string& key, const st
   return r.optional(key, fallback, read_string);
 }
 
+// Prices are plain numbers of USD: the unit grammar has no currency.
+double read_price(const ConfigNode& n, const std::string& p) { return read_number(n, p, 0.0); }
+double read_non_negative(const ConfigNode& n, const std::string& p) { return read_number(n, p, 0.0); }
+
+// The bill-of-materials fields that NIC and switch presets share: price and chip, all optional.
+template <class Spec>
+void read_bill_fields(const MapReader& r, Spec& spec) {
+  spec.price_usd = r.optional("price", 0.0, read_price);
+  spec.die_area_mm2 = r.optional("die_area_mm2", 0.0, read_non_negative);
+  spec.process_nm = r.optional("process_nm", 0.0, read_non_negative);
+}
+
 }  // namespace
 
 models::AcceleratorSpec read_accelerator(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
@@ -174,7 +190,9 @@ models::AcceleratorSpec read_accelerator(const ConfigNode& node, const std::stri
 }
 
 models::NicSpec read_nic(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
-  const MapReader r(node, path, {"name", "bandwidth", "latency", "efficiency", "active_power", "idle_power", "source"},
+  const MapReader r(node, path,
+                    {"name", "bandwidth", "latency", "efficiency", "active_power", "idle_power", "price", "die_area_mm2",
+                     "process_nm", "source"},
                     locations);
   models::NicSpec n;
   n.name = optional_string(r, "name", "custom");
@@ -183,6 +201,7 @@ models::NicSpec read_nic(const ConfigNode& node, const std::string& path, KeyLoc
   n.efficiency = r.optional("efficiency", n.efficiency, read_fraction);
   n.active_watts = r.required("active_power", read_power);
   n.idle_watts = read_idle_power(r, "idle_power", n.active_watts, "active_power");
+  read_bill_fields(r, n);
   n.source = optional_string(r, "source", "");
   return n;
 }
@@ -190,7 +209,7 @@ models::NicSpec read_nic(const ConfigNode& node, const std::string& path, KeyLoc
 models::SwitchSpec read_switch(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
   const MapReader r(node, path,
                     {"name", "radix", "port_bandwidth", "latency", "nvls_reduce_bandwidth", "active_power", "idle_power",
-                     "source"},
+                     "port_power", "price", "die_area_mm2", "process_nm", "source"},
                     locations);
   models::SwitchSpec s;
   s.name = optional_string(r, "name", "custom");
@@ -201,10 +220,41 @@ models::SwitchSpec read_switch(const ConfigNode& node, const std::string& path, 
   s.nvls_reduce_bandwidth = r.optional("nvls_reduce_bandwidth", 0.0, [](const ConfigNode& n, const std::string& p) {
     return n.is_scalar() && n.scalar == "0" ? 0.0 : read_bandwidth(n, p);
   });
-  s.active_watts = r.required("active_power", read_power);
-  s.idle_watts = read_idle_power(r, "idle_power", s.active_watts, "active_power");
+  // Power by load: idle plus each port's share at its utilization. Either the per-port figure
+  // (port_power) or the most the switch draws (active_power), not both.
+  if (r.has("active_power") == r.has("port_power"))
+    fail(r.has("port_power") ? r.require("port_power") : node, r.has("port_power") ? r.path_of("port_power") : path,
+         "expected one of port_power (per port at full load) or active_power (the whole switch at full load)");
+  if (r.has("active_power")) {
+    s.active_watts = r.required("active_power", read_power);
+    s.idle_watts = read_idle_power(r, "idle_power", s.active_watts, "active_power");
+    s.port_watts = (s.active_watts - s.idle_watts) / s.radix;
+  } else {
+    s.idle_watts = r.required("idle_power", read_power);
+    s.port_watts = r.required("port_power", read_power);
+    s.active_watts = s.idle_watts + s.radix * s.port_watts;
+  }
+  read_bill_fields(r, s);
   s.source = optional_string(r, "source", "");
   return s;
+}
+
+models::OpticsSpec read_optics(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
+  const MapReader r(node, path,
+                    {"name", "port_bandwidth", "transceiver_power", "transceiver_price", "fiber_price", "dac_price",
+                     "die_area_mm2", "process_nm", "source"},
+                    locations);
+  models::OpticsSpec o;
+  o.name = optional_string(r, "name", "custom");
+  o.port_bandwidth = r.required("port_bandwidth", read_bandwidth);
+  o.transceiver_watts = r.required("transceiver_power", read_power);
+  o.transceiver_usd = r.required("transceiver_price", read_price);
+  o.fiber_usd = r.optional("fiber_price", 0.0, read_price);
+  o.dac_usd = r.required("dac_price", read_price);
+  o.die_area_mm2 = r.optional("die_area_mm2", 0.0, read_non_negative);
+  o.process_nm = r.optional("process_nm", 0.0, read_non_negative);
+  o.source = optional_string(r, "source", "");
+  return o;
 }
 
 namespace {
@@ -229,6 +279,9 @@ models::NicSpec load_nic_preset(const std::string& name, const std::string& dire
 }
 models::SwitchSpec load_switch_preset(const std::string& name, const std::string& directory) {
   return load_named(name, PresetKind::switch_spec, directory, read_switch);
+}
+models::OpticsSpec load_optics_preset(const std::string& name, const std::string& directory) {
+  return load_named(name, PresetKind::optics, directory, read_optics);
 }
 
 }  // namespace rackscale::io

@@ -1,6 +1,7 @@
 #pragma once
-// Hardware presets: one YAML file per accelerator, NIC or switch under a presets directory
-// (accelerators/, nics/, switches/), each giving every field of the spec and the source of its figures.
+// Hardware presets: one YAML file per accelerator, NIC, switch or class of cables under a presets
+// directory (accelerators/, nics/, switches/, optics/), each giving every field of the spec and the
+// source of its figures.
 //
 // A scenario field that takes a preset accepts
 //   a name:                      accelerator: h100-sxm5-80gb
@@ -17,11 +18,11 @@
 
 namespace rackscale::io {
 
-enum class PresetKind { accelerator, nic, switch_spec };
+enum class PresetKind { accelerator, nic, switch_spec, optics };
 
 // $RACKSCALE_PRESETS if set, else the source tree's configs/presets (compiled in).
 [[nodiscard]] std::string presets_directory();
-// "accelerators", "nics", "switches": the subdirectory holding one kind.
+// "accelerators", "nics", "switches", "optics": the subdirectory holding one kind.
 [[nodiscard]] std::string preset_subdirectory(PresetKind kind);
 // The preset names of a kind (file names without .yaml), sorted.
 [[nodiscard]] std::vector<std::string> preset_names(PresetKind kind, const std::string& directory);
@@ -36,6 +37,7 @@ void resolve_preset(ConfigNode& field, PresetKind kind, const std::string& path,
                                                        KeyLocations* locations);
 [[nodiscard]] models::NicSpec read_nic(const ConfigNode& node, const std::string& path, KeyLocations* locations);
 [[nodiscard]] models::SwitchSpec read_switch(const ConfigNode& node, const std::string& path, KeyLocations* locations);
+[[nodiscard]] models::OpticsSpec read_optics(const ConfigNode& node, const std::string& path, KeyLocations* locations);
 
 // A preset by name, for code that wants one without a scenario (tests, tools). Throws ConfigError.
 [[nodiscard]] models::AcceleratorSpec load_accelerator_preset(const std::string& name,
@@ -43,6 +45,8 @@ void resolve_preset(ConfigNode& field, PresetKind kind, const std::string& path,
 [[nodiscard]] models::NicSpec load_nic_preset(const std::string& name,
                                               const std::string& directory = presets_directory());
 [[nodiscard]] models::SwitchSpec load_switch_preset(const std::string& name,
+                                                    const std::string& directory = presets_directory());
+[[nodiscard]] models::OpticsSpec load_optics_preset(const std::string& name,
                                                     const std::string& directory = presets_directory());
 
 }  // namespace rackscale::io

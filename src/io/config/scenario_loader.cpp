@@ -29,6 +29,8 @@ constexpr std::array kPresetFields{
     PresetField{"cluster.nic", PresetKind::nic},
     PresetField{"cluster.scale_up.switch", PresetKind::switch_spec},
     PresetField{"cluster.scale_out.switch", PresetKind::switch_spec},
+    PresetField{"cluster.scale_out.fat_tree.spine_switch", PresetKind::switch_spec},
+    PresetField{"cluster.scale_out.fat_tree.core_switch", PresetKind::switch_spec},
 };
 
 // The node at a dotted path through mappings, or null.
@@ -85,14 +87,15 @@ std::array<double, 2> read_oversubscription(const ConfigNode& n, const std::stri
     result[0] = read_number(n, p, 1.0);
     return result;
   }
-  // One ratio per tier below the top: the leaf's, and in a 3-tier tree also the spine's.
-  const std::size_t most = tiers - 1;
+  // One ratio per tier below the top: the leaf's, and in a 3-tier tree also the spine's. With the tiers
+  // left to the builder, a spine's ratio is allowed and used if the tree has three.
+  const std::size_t most = tiers == 0 ? 2 : std::max<std::size_t>(tiers, 2) - 1;
   if (n.items.empty() || n.items.size() > most)
     fail(n, p,
-         tiers == 2
-             ? "expected a number or a sequence of 1 number (leaf) for a 2-tier fat tree, found " + sequence_of(n)
-             : "expected a number or a sequence of 1 or 2 numbers (leaf, spine) for a 3-tier fat tree, found " +
-                   sequence_of(n));
+         most == 1
+             ? fmt::format("expected a number or a sequence of 1 number (leaf) for a {}-tier fat tree, found {}", tiers,
+                           sequence_of(n))
+             : "expected a number or a sequence of 1 or 2 numbers (leaf, spine), found " + sequence_of(n));
   for (std::size_t i = 0; i < n.items.size(); ++i)
     result[i] = read_number(n.items[i], fmt::format("{}[{}]", p, i), 1.0);
   return result;
@@ -108,17 +111,27 @@ std::array<std::uint32_t, 3> read_dims(const ConfigNode& n, const std::string& p
 
 net::FatTreeSpec read_fat_tree(const ConfigNode& node, const std::string& path, net::ScaleOutKind kind,
                                KeyLocations* locations) {
-  const MapReader r(node, path, {"tiers", "oversubscription", "nodes_per_rail_group"}, locations);
+  const MapReader r(node, path,
+                    {"tiers", "oversubscription", "nodes_per_rail_group", "endpoints_per_leaf", "leaves_per_pod",
+                     "pod_endpoints", "spine_switch", "core_switch"},
+                    locations);
   net::FatTreeSpec f;
-  f.tiers = r.required("tiers", [](const ConfigNode& n, const std::string& p) {
-    return static_cast<std::uint32_t>(read_integer(n, p, 2, 3));
+  f.tiers = r.optional("tiers", f.tiers, [](const ConfigNode& n, const std::string& p) {
+    return static_cast<std::uint32_t>(read_integer(n, p, 1, 3));
   });
   if (const ConfigNode* o = r.find("oversubscription"))
     f.oversubscription = read_oversubscription(*o, r.path_of("oversubscription"), f.tiers);
-  if (kind == net::ScaleOutKind::rail_fat_tree)
-    f.nodes_per_rail_group = r.required("nodes_per_rail_group", read_count);
-  else
+  if (kind == net::ScaleOutKind::rail_fat_tree) {
+    f.nodes_per_rail_group = r.optional("nodes_per_rail_group", f.nodes_per_rail_group, read_count);
+    r.forbid("endpoints_per_leaf", "a rail leaf serves a rail group: set nodes_per_rail_group");
+  } else {
     r.forbid("nodes_per_rail_group", "only allowed with topology: rail_fat_tree");
+    f.endpoints_per_leaf = r.optional("endpoints_per_leaf", f.endpoints_per_leaf, read_count);
+  }
+  f.leaves_per_pod = r.optional("leaves_per_pod", f.leaves_per_pod, read_count);
+  f.pod_endpoints = r.optional("pod_endpoints", f.pod_endpoints, read_count);
+  if (const ConfigNode* n = r.find("spine_switch")) f.spine_switch = read_switch(*n, r.path_of("spine_switch"), locations);
+  if (const ConfigNode* n = r.find("core_switch")) f.core_switch = read_switch(*n, r.path_of("core_switch"), locations);
   return f;
 }
 
@@ -143,9 +156,37 @@ net::TorusSpec read_torus(const ConfigNode& node, const std::string& path, KeyLo
   return t;
 }
 
-net::ScaleOutSpec read_scale_out(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
+// cluster.scale_out.optics: a preset (name or mapping) or a sequence of them; when absent, every optics
+// preset, so that each port speed finds its class.
+std::vector<models::OpticsSpec> read_optics_catalog(const ConfigNode* node, const std::string& path,
+                                                    const std::string& presets_dir, KeyLocations* locations) {
+  std::vector<models::OpticsSpec> catalog;
+  if (node == nullptr) {
+    for (const auto& name : preset_names(PresetKind::optics, presets_dir))
+      catalog.push_back(load_optics_preset(name, presets_dir));
+    return catalog;
+  }
+  if (!node->is_sequence()) {
+    ConfigNode field = *node;
+    resolve_preset(field, PresetKind::optics, path, presets_dir);
+    catalog.push_back(read_optics(field, path, locations));
+    return catalog;
+  }
+  if (node->items.empty()) fail(*node, path, "expected an optics preset or a sequence of them, found an empty sequence");
+  for (std::size_t i = 0; i < node->items.size(); ++i) {
+    const std::string item_path = fmt::format("{}[{}]", path, i);
+    ConfigNode field = node->items[i];
+    resolve_preset(field, PresetKind::optics, item_path, presets_dir);
+    catalog.push_back(read_optics(field, item_path, locations));
+  }
+  return catalog;
+}
+
+net::ScaleOutSpec read_scale_out(const ConfigNode& node, const std::string& path, const std::string& presets_dir,
+                                 KeyLocations* locations) {
   const MapReader r(node, path,
-                    {"topology", "switch", "cable_latency", "switches_per_rack", "fat_tree", "dragonfly", "torus"},
+                    {"topology", "switch", "cable_latency", "switches_per_rack", "fat_tree", "dragonfly", "torus",
+                     "optics"},
                     locations);
   net::ScaleOutSpec s;
   s.kind = r.required("topology", [](const ConfigNode& n, const std::string& p) {
@@ -169,14 +210,19 @@ net::ScaleOutSpec read_scale_out(const ConfigNode& node, const std::string& path
     s.cable_latency = r.optional("cable_latency", s.cable_latency, read_duration);
     s.switches_per_rack = r.optional("switches_per_rack", s.switches_per_rack, read_count);
   }
-  if (fat_tree) s.fat_tree = read_fat_tree(r.require("fat_tree"), r.path_of("fat_tree"), s.kind, locations);
+  if (fat_tree) {
+    // Every key of fat_tree has a default: the section may be left out.
+    if (const ConfigNode* f = r.find("fat_tree")) s.fat_tree = read_fat_tree(*f, r.path_of("fat_tree"), s.kind, locations);
+  }
   if (s.kind == net::ScaleOutKind::dragonfly)
     s.dragonfly = read_dragonfly(r.require("dragonfly"), r.path_of("dragonfly"), locations);
   if (s.kind == net::ScaleOutKind::torus3d) s.torus = read_torus(r.require("torus"), r.path_of("torus"), locations);
+  if (s.kind == net::ScaleOutKind::none) r.forbid("optics", "only allowed with a scale-out network (it has no cables)");
+  else s.optics = read_optics_catalog(r.find("optics"), r.path_of("optics"), presets_dir, locations);
   return s;
 }
 
-net::ClusterSpec read_cluster(const ConfigNode& node, KeyLocations* locations) {
+net::ClusterSpec read_cluster(const ConfigNode& node, const std::string& presets_dir, KeyLocations* locations) {
   const MapReader r(
       node, "cluster",
       {"nodes", "devices_per_node", "nodes_per_rack", "nics_per_node", "accelerator", "nic", "scale_up", "scale_out"},
@@ -194,7 +240,8 @@ net::ClusterSpec read_cluster(const ConfigNode& node, KeyLocations* locations) {
   if (c.nics_per_node > 0 || r.has("nic")) c.nic = read_nic(r.require("nic"), r.path_of("nic"), locations);
   if (const ConfigNode* n = r.find("scale_up"))
     c.scale_up = read_scale_up(*n, r.path_of("scale_up"), c.devices_per_node, locations);
-  if (const ConfigNode* n = r.find("scale_out")) c.scale_out = read_scale_out(*n, r.path_of("scale_out"), locations);
+  if (const ConfigNode* n = r.find("scale_out"))
+    c.scale_out = read_scale_out(*n, r.path_of("scale_out"), presets_dir, locations);
   return c;
 }
 
@@ -290,7 +337,7 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
   const MapReader r(root, "", {"name", "description", "cluster", "network", "workload", "simulation", "tco"}, locations);
   scenario.name = r.optional("name", std::filesystem::path(path).stem().string(), read_string);
   scenario.description = r.optional("description", std::string{}, read_string);
-  scenario.cluster = read_cluster(r.require("cluster"), locations);
+  scenario.cluster = read_cluster(r.require("cluster"), presets_dir, locations);
   scenario.network = read_network(r.find("network"), scenario.cluster.scale_out.kind, locations);
   scenario.workload = read_workload(r.require("workload"), scenario.cluster, locations);
   scenario.simulation = read_simulation(r.find("simulation"), scenario.workload.kind, locations);

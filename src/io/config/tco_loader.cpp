@@ -71,9 +71,13 @@ void read_prices(const ConfigNode& node, const std::string& path, tco::TcoSettin
   }
   p.server_factor = r.optional("server_factor", p.server_factor,
                                [](const ConfigNode& n, const std::string& k) { return read_number(n, k, 1.0); });
-  p.nic_usd = r.optional("nic", p.nic_usd, read_price);
-  p.switch_usd = r.optional("switch", p.switch_usd, read_price);
-  p.optics_per_port_usd = r.optional("optics_per_port", p.optics_per_port_usd, read_price);
+  // auto (the default): each unit at its preset's price; a number prices every unit of the kind.
+  const auto override_price = [&](const char* key, std::optional<double>& price) {
+    if (const ConfigNode* n = r.find(key)) price = read_auto_or(*n, r.path_of(key), read_price);
+  };
+  override_price("nic", p.nic_usd);
+  override_price("switch", p.switch_usd);
+  override_price("optics_per_port", p.optics_per_port_usd);
   p.network = r.optional("network", p.network, [](const ConfigNode& n, const std::string& k) {
     return read_enum<tco::NetworkCost>(
         n, k, {{"itemized", tco::NetworkCost::itemized}, {"cottier_factor", tco::NetworkCost::cottier_factor}});

@@ -3,6 +3,7 @@
 // builders turn them into a Topology). Units: bytes/s, bytes, picoseconds.
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,11 +37,19 @@ enum class ScaleOutKind {
 };
 
 struct FatTreeSpec {
-  std::uint32_t tiers = 2;  // 2: leaf-spine; 3: leaf-spine-core with pods
+  // 1: one switch; 2: leaf-spine; 3: leaf-spine-core in pods. 0: the fewest that hold the endpoints.
+  std::uint32_t tiers = 0;
   // Per tier below the top: downlinks : uplinks of a leaf (index 0) and of a spine (index 1, 3-tier only).
   // 1 is non-blocking; 3 means three times more capacity down than up.
   std::array<double, 2> oversubscription{1.0, 1.0};
-  std::uint32_t nodes_per_rail_group = 0;  // rail_fat_tree only: nodes whose NIC i share leaf i
+  std::uint32_t nodes_per_rail_group = 0;  // rail_fat_tree only: nodes whose NIC i share leaf i; 0: derived
+  std::uint32_t endpoints_per_leaf = 0;    // fat_tree: NIC ports of a leaf; 0: derived from the radix
+  std::uint32_t leaves_per_pod = 0;        // 3 tiers: leaves under a pod's spines; 0: derived
+  std::uint32_t pod_endpoints = 0;         // 3 tiers: NICs per pod (leaves_per_pod x NICs per leaf); 0: derived
+  // Switches of the upper tiers when they differ from cluster.scale_out.switch (a modular chassis as
+  // the spines of large pods, for example).
+  std::optional<SwitchSpec> spine_switch;
+  std::optional<SwitchSpec> core_switch;
 };
 
 struct DragonflySpec {
@@ -65,6 +74,16 @@ struct ScaleOutSpec {
   FatTreeSpec fat_tree;
   DragonflySpec dragonfly;
   TorusSpec torus;
+  // Cable and transceiver classes by port speed (configs/presets/optics), for the bill of materials and
+  // the optics' power; each cable takes the slowest class at least as fast as its ports (cabling.hpp).
+  std::vector<OpticsSpec> optics;
+
+  // The switch of fat-tree tier `tier` (0 leaf, 1 spine, 2 core); dragonfly routers are tier 0.
+  [[nodiscard]] const SwitchSpec& tier_switch(std::uint32_t tier) const noexcept {
+    if (tier == 1 && fat_tree.spine_switch) return *fat_tree.spine_switch;
+    if (tier == 2 && fat_tree.core_switch) return *fat_tree.core_switch;
+    return switch_spec;
+  }
 };
 
 struct ClusterSpec {

@@ -5,12 +5,14 @@
 //   accelerator  idle -> TDP, busy = its compute units' busy time (memory-bound time weighted)
 //   host         host levels (tco.power), busy = the mean of its accelerators' busy times
 //   NIC          idle -> active, busy = the mean of its two directions' serialization time
-//   switch       idle -> active, busy = the mean over its ports of their serialization time
+//   switch       idle + per port: port power x the mean of the port's two directions' serialization time
+//   optics       each transceiver's power over the whole interval (network/cabling.hpp): one at each end
+//                of a cable between racks, charged to the node at that end
 //
 // Every busy time is capped at the interval (the analytical fabric has no queues, so a port's messages
 // may overlap). Each rank meters the components it owns; the exact per-class sums are then added over
-// ranks (ClassEnergy::limbs), so totals are identical for any rank count and partition. Links without
-// a powered end of their own (scale-up meshes, torus links, cables and optics) are not metered.
+// ranks (ClassEnergy::limbs), so totals are identical for any rank count and partition. Copper cables
+// draw nothing of their own; scale-up meshes and torus links are not metered beyond their optics.
 #include <array>
 #include <cstdint>
 #include <span>
@@ -30,8 +32,8 @@ struct ClusterPower {
   PowerLevels accelerator;
   PowerLevels host;
   PowerLevels nic;
-  PowerLevels scale_up_switch;   // NVSwitch of a scale-up domain
-  PowerLevels scale_out_switch;  // fat-tree and dragonfly switches
+  SwitchPower scale_up_switch;                    // NVSwitch of a scale-up domain
+  std::array<SwitchPower, 3> scale_out_switch{};  // by tier: leaf (or dragonfly router), spine, core
   double memory_bound_activity = kDefaultMemoryBoundActivity;
 };
 
@@ -40,10 +42,10 @@ struct ClusterPower {
                                          double host_active_watts, double memory_bound_activity);
 
 struct ClassEnergy {
-  Energy accelerators, hosts, nics, switches;
-  [[nodiscard]] Energy total() const { return accelerators + hosts + nics + switches; }
+  Energy accelerators, hosts, nics, switches, optics;
+  [[nodiscard]] Energy total() const { return accelerators + hosts + nics + switches + optics; }
   // Two limbs per class (millijoules, femtojoule remainder), for an element-wise MPI_SUM over ranks.
-  static constexpr std::size_t kLimbs = 8;
+  static constexpr std::size_t kLimbs = 10;
   [[nodiscard]] std::array<std::uint64_t, kLimbs> limbs() const noexcept;
   // From limbs summed over ranks (unnormalized remainders carry).
   [[nodiscard]] static ClassEnergy from_limbs(std::span<const std::uint64_t, kLimbs> limbs);
@@ -73,6 +75,8 @@ struct MeteringInput {
   std::span<const network::NodeId> switches;
   // Serialization time per port (Topology port id), summed over every rank's counters.
   std::span<const std::uint64_t> port_busy;
+  // The optics' draw at each port (Topology port id), mW (network::Cabling::port_optics_mw); empty: none.
+  std::span<const std::uint32_t> port_optics_mw = {};
 };
 
 // Throws std::invalid_argument when a host's devices are not all given (a partition that splits a node).

@@ -30,14 +30,9 @@ PowerLevels accelerator_levels(const AcceleratorSpec& accelerator) {
 
 PowerLevels nic_levels(const NicSpec& nic) { return make_levels(nic.idle_watts, nic.active_watts); }
 
-PowerLevels switch_levels(const SwitchSpec& sw) { return make_levels(sw.idle_watts, sw.active_watts); }
-
-PowerLevels switch_port_levels(const SwitchSpec& sw) {
+SwitchPower switch_power(const SwitchSpec& sw) {
   if (sw.radix == 0) throw std::invalid_argument("switch '" + sw.name + "' has no ports");
-  const PowerLevels whole = switch_levels(sw);
-  const std::uint64_t r = sw.radix;
-  // Rounding each level to the nearest mW keeps idle <= active (rounding is monotone).
-  return PowerLevels{(whole.idle_mw + r / 2) / r, (whole.active_mw + r / 2) / r};
+  return SwitchPower{to_milliwatts(sw.idle_watts), to_milliwatts(sw.port_watts), sw.radix};
 }
 
 double power_watts(const PowerLevels& levels, double utilization) noexcept {

@@ -5,8 +5,8 @@
 //   P = idle + (active - idle) x utilization,        utilization in [0, 1]
 //
 // with the figures of models/hardware.hpp: accelerators idle_watts -> tdp_watts (utilization = the
-// compute units' busy fraction), NICs and switches idle_watts -> active_watts (utilization = bytes /
-// (bandwidth x time)). Power levels are held as integer milliwatts so that, with integer picosecond
+// compute units' busy fraction), NICs idle_watts -> active_watts (utilization = bytes / (bandwidth x
+// time)); switches idle plus a power per port at that port's utilization (SwitchPower). Power levels are held as integer milliwatts so that, with integer picosecond
 // time, every interval's energy is an exact integer (models/power/energy.hpp). docs/tco.md states the
 // model, its defaults and what is an assumption.
 #include <cstdint>
@@ -36,9 +36,25 @@ struct PowerLevels {
 
 [[nodiscard]] PowerLevels accelerator_levels(const AcceleratorSpec& accelerator);  // idle -> TDP
 [[nodiscard]] PowerLevels nic_levels(const NicSpec& nic);
-[[nodiscard]] PowerLevels switch_levels(const SwitchSpec& sw);       // the whole switch
-// One port's share of the switch (levels / radix, to the nearest mW), for per-port accounting.
-[[nodiscard]] PowerLevels switch_port_levels(const SwitchSpec& sw);
+
+// A switch's power by load (docs/tco.md, "Switch power by load"): idle, with every port linked, plus
+// each port's own power at its utilization, the mean of its two directions' busy fractions:
+//
+//   P = idle + port x sum over the linked ports of u_port
+//
+// Integer milliwatts, so that its energy over integer picoseconds is exact.
+struct SwitchPower {
+  std::uint64_t idle_mw = 0;
+  std::uint64_t port_mw = 0;  // one port at full rate both ways, over idle
+  std::uint32_t radix = 0;
+  [[nodiscard]] double idle_watts() const noexcept { return static_cast<double>(idle_mw) * 1e-3; }
+  // Every port at full rate: the most it draws, for sizing the facility.
+  [[nodiscard]] double active_watts() const noexcept {
+    return static_cast<double>(idle_mw + port_mw * radix) * 1e-3;
+  }
+};
+// Throws std::invalid_argument on invalid figures or a switch without ports.
+[[nodiscard]] SwitchPower switch_power(const SwitchSpec& sw);
 
 // Instantaneous power at a utilization (clamped to [0, 1]), watts.
 [[nodiscard]] double power_watts(const PowerLevels& levels, double utilization) noexcept;

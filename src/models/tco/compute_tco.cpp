@@ -1,5 +1,6 @@
 #include "models/tco/compute_tco.hpp"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -117,6 +118,53 @@ Embodied embodied_per_unit(const EmbodiedSettings& e, std::vector<std::string>& 
   return out;
 }
 
+// The network's purchase cost and embodied carbon (before the run's share) by breakdown row.
+struct NetworkCost3 {
+  std::array<double, 3> usd{};
+  std::array<double, 3> chosen_kg{};     // the chosen method, each item falling back to the other
+  std::array<bool, 3> counted{};         // a row has at least one item with a figure
+  double llmcarbon_kg = 0;               // every item by LLMCarbon where it has a figure, else ACT
+  double act_kg = 0;                     // every item by ACT where it has a figure, else LLMCarbon
+};
+
+NetworkCost3 network_cost(const TcoInputs& in, std::vector<std::string>& notes) {
+  NetworkCost3 n;
+  const Prices& p = in.prices;
+  const EmbodiedSettings& e = in.embodied;
+  std::vector<NetworkItem> items = in.network_items;
+  if (items.empty()) {
+    const auto& c = in.counts;
+    items = {{"NICs", NetworkPart::nics, c.nics, p.nic_usd.value_or(p.fallback_nic_usd), 0, 0},
+             {"switches", NetworkPart::switches, c.switches, p.switch_usd.value_or(p.fallback_switch_usd), 0, 0},
+             {"optical ports", NetworkPart::optics, c.optical_ports,
+              p.optics_per_port_usd.value_or(p.fallback_optics_per_port_usd), 0, 0}};
+  }
+  bool fell_back = false, missing = false;
+  for (const NetworkItem& item : items) {
+    const auto part = static_cast<std::size_t>(item.part);
+    const double count = static_cast<double>(item.count);
+    n.usd[part] += count * item.unit_usd;
+    if (item.die_area_mm2 <= 0 || item.count == 0) continue;
+    const ChipCarbon chip = chip_embodied_kg(item.die_area_mm2, item.process_nm, e.fab_grid_g_per_kwh, e.abatement, e.yield);
+    const bool llm = !std::isnan(chip.llmcarbon_kg), act = !std::isnan(chip.act_kg);
+    if (!llm && !act) {
+      missing = true;
+      continue;
+    }
+    const double llm_kg = llm ? chip.llmcarbon_kg : chip.act_kg;
+    const double act_kg = act ? chip.act_kg : chip.llmcarbon_kg;
+    const bool use_act = e.method == EmbodiedMethod::act;
+    fell_back = fell_back || (use_act ? !act : !llm);
+    n.llmcarbon_kg += count * llm_kg;
+    n.act_kg += count * act_kg;
+    n.chosen_kg[part] += count * (use_act ? act_kg : llm_kg);
+    n.counted[part] = true;
+  }
+  if (fell_back) notes.push_back("embodied carbon of network chips outside the chosen method's node table: the other method's figure used");
+  if (missing) notes.push_back("embodied carbon of network chips outside both methods' node tables: not counted");
+  return n;
+}
+
 }  // namespace
 
 TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
@@ -151,11 +199,9 @@ TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
   r.accelerators_capex_usd = static_cast<double>(c.accelerators) * p.accelerator_usd;
   r.hosts_capex_usd = (p.server_factor - 1.0) * r.accelerators_capex_usd;
   const double servers = r.accelerators_capex_usd + r.hosts_capex_usd;
-  double nics_usd = 0, switches_usd = 0, optics_usd = 0;
+  const NetworkCost3 net = network_cost(in, notes);
+  const double nics_usd = net.usd[0], switches_usd = net.usd[1], optics_usd = net.usd[2];
   if (p.network == NetworkCost::itemized) {
-    nics_usd = static_cast<double>(c.nics) * p.nic_usd;
-    switches_usd = static_cast<double>(c.switches) * p.switch_usd;
-    optics_usd = static_cast<double>(c.optical_ports) * p.optics_per_port_usd;
     r.network_capex_usd = nics_usd + switches_usd + optics_usd;
   } else {
     // Networking is a share s of the whole cluster: cluster = servers / (1 - s).
@@ -221,6 +267,12 @@ TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
     r.embodied_counted = false;
     notes.push_back("embodied carbon: no method has figures for this hardware; not counted");
   }
+  // The network's chips (itemized only: Cottier's share has no items to weigh).
+  const bool network_items = p.network == NetworkCost::itemized;
+  std::array<double, 3> net_embodied{};
+  for (std::size_t i = 0; i < 3 && network_items; ++i) net_embodied[i] = r.embodied_share * net.chosen_kg[i];
+  const double network_embodied = net_embodied[0] + net_embodied[1] + net_embodied[2];
+  r.network_embodied_kg = network_items ? net.chosen_kg[0] + net.chosen_kg[1] + net.chosen_kg[2] : 0.0;
 
   // --- Whole run ------------------------------------------------------------------------------------
   Totals& w = r.whole_run;
@@ -238,9 +290,9 @@ TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
   w.opex_usd = w.energy_usd + w.maintenance_usd;
   w.cost_usd = w.capex_amortized_usd + w.opex_usd;
   w.operational_kgco2e = w.facility_energy_kwh * in.grid_g_per_kwh / 1000.0;
-  w.embodied_llmcarbon_kgco2e = total_llm;
-  w.embodied_act_kgco2e = total_act;
-  w.embodied_kgco2e = acc_embodied + host_embodied;
+  w.embodied_llmcarbon_kgco2e = total_llm + (network_items ? r.embodied_share * net.llmcarbon_kg : 0.0);
+  w.embodied_act_kgco2e = total_act + (network_items ? r.embodied_share * net.act_kg : 0.0);
+  w.embodied_kgco2e = acc_embodied + host_embodied + network_embodied;
   w.carbon_kgco2e = w.operational_kgco2e + w.embodied_kgco2e;
   w.cloud_equivalent_usd = w.device_hours * p.cloud_usd_per_device_hour;
 
@@ -252,15 +304,19 @@ TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
 
   // --- Breakdown (whole run) ------------------------------------------------------------------------
   auto& rows = r.breakdown;
-  // Items whose carbon the model does not count have none (not 0): network hardware's embodied carbon
-  // has no figure in the reference, and neither the facility's nor maintenance's is modelled.
+  // Items whose carbon the model does not count have none (not 0): network items without a chip figure,
+  // Cottier's network share, the facility and maintenance.
   const auto embodied = [&](double kg) { return r.embodied_counted ? std::optional<double>(kg) : std::nullopt; };
   rows.push_back({"accelerators", acc_amortized, embodied(acc_embodied)});
   rows.push_back({"hosts (server factor)", hosts_amortized, embodied(host_embodied)});
   if (p.network == NetworkCost::itemized) {
-    rows.push_back({"NICs", nics_usd * r.hardware_value_lost, std::nullopt});
-    rows.push_back({"switches", switches_usd * r.hardware_value_lost, std::nullopt});
-    rows.push_back({"optics and cables", optics_usd * r.hardware_value_lost, std::nullopt});
+    const auto network_row = [&](const char* item, std::size_t part, double usd) {
+      rows.push_back({item, usd * r.hardware_value_lost,
+                      net.counted[part] ? std::optional<double>(net_embodied[part]) : std::nullopt});
+    };
+    network_row("NICs", 0, nics_usd);
+    network_row("switches", 1, switches_usd);
+    network_row("optics and cables", 2, optics_usd);
   } else {
     rows.push_back({"network (Cottier share)", r.network_capex_usd * r.hardware_value_lost, std::nullopt});
   }
@@ -274,7 +330,9 @@ TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
   energy_row("energy: hosts", e.hosts);
   energy_row("energy: NICs", e.nics);
   energy_row("energy: switches", e.switches);
-  // Nothing else is metered in a training run today (cables and optics have no power figures).
+  energy_row("energy: optics", e.optics);
+  // Nothing else is metered in a training run; accounting without a simulation may give a whole
+  // system's power per device.
   if (e.other > 0) energy_row("energy: other", e.other);
   return r;
 }

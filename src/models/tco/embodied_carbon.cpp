@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 
 namespace rackscale::models::tco {
 namespace {
@@ -69,6 +70,17 @@ std::optional<ActNodeFigures> act_node_figures(double process_nm, GasAbatement a
 double act_die_kg(double die_area_mm2, const ActNodeFigures& node, double fab_g_per_kwh, double yield) noexcept {
   const double grams_per_cm2 = fab_g_per_kwh * node.epa_kwh_per_cm2 + node.gpa_g_per_cm2 + node.mpa_g_per_cm2;
   return die_area_mm2 / 100.0 * grams_per_cm2 / yield / 1000.0;
+}
+
+ChipCarbon chip_embodied_kg(double die_area_mm2, double process_nm, double fab_g_per_kwh, GasAbatement abatement,
+                            double yield) noexcept {
+  if (!(die_area_mm2 > 0)) return {};
+  constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+  ChipCarbon c{kNaN, kNaN};
+  if (const auto cpa = llmcarbon_cpa(process_nm)) c.llmcarbon_kg = llmcarbon_die_kg(die_area_mm2, cpa->kg_per_cm2);
+  if (const auto node = act_node_figures(process_nm, abatement))
+    c.act_kg = act_die_kg(die_area_mm2, *node, fab_g_per_kwh, yield);
+  return c;
 }
 
 double memory_storage_kg(double dram_gb, double ssd_gb) noexcept {

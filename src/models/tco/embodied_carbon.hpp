@@ -49,6 +49,15 @@ struct ActNodeFigures {
 [[nodiscard]] double act_die_kg(double die_area_mm2, const ActNodeFigures& node, double fab_g_per_kwh,
                                 double yield) noexcept;
 
+// A chip of `die_area_mm2` at `process_nm` by both methods, from their node tables: NaN where the node
+// is outside a method's table, 0 for no area. For network chips (NICs, switch ASICs, transceivers).
+struct ChipCarbon {
+  double llmcarbon_kg = 0;
+  double act_kg = 0;
+};
+[[nodiscard]] ChipCarbon chip_embodied_kg(double die_area_mm2, double process_nm, double fab_g_per_kwh,
+                                          GasAbatement abatement, double yield) noexcept;
+
 // DRAM (including HBM) and SSD by LLMCarbon's per-GB figures, kg.
 [[nodiscard]] double memory_storage_kg(double dram_gb, double ssd_gb) noexcept;
 

@@ -14,8 +14,9 @@ struct EnergyByClass {
   double hosts = 0;
   double nics = 0;
   double switches = 0;  // scale-up and scale-out
-  double other = 0;     // anything else metered (optics, storage, ...)
-  [[nodiscard]] double total() const noexcept { return accelerators + hosts + nics + switches + other; }
+  double optics = 0;    // transceivers at the ends of cables between racks
+  double other = 0;     // anything else (storage, ...; a whole system's power given per device)
+  [[nodiscard]] double total() const noexcept { return accelerators + hosts + nics + switches + optics + other; }
 };
 
 struct RunMeasures {

@@ -21,9 +21,16 @@ void validate(const TcoInputs& in) {
   require(finite_non_negative(p.accelerator_usd), "prices.accelerator", "must be a non-negative price");
   require(std::isfinite(p.server_factor) && p.server_factor >= 1, "prices.server_factor",
           "must be at least 1 (the server includes its accelerators)");
-  require(finite_non_negative(p.nic_usd), "prices.nic", "must be a non-negative price");
-  require(finite_non_negative(p.switch_usd), "prices.switch", "must be a non-negative price");
-  require(finite_non_negative(p.optics_per_port_usd), "prices.optics_per_port", "must be a non-negative price");
+  require(finite_non_negative(p.nic_usd.value_or(p.fallback_nic_usd)), "prices.nic", "must be a non-negative price");
+  require(finite_non_negative(p.switch_usd.value_or(p.fallback_switch_usd)), "prices.switch",
+          "must be a non-negative price");
+  require(finite_non_negative(p.optics_per_port_usd.value_or(p.fallback_optics_per_port_usd)),
+          "prices.optics_per_port", "must be a non-negative price");
+  for (const NetworkItem& item : in.network_items) {
+    require(finite_non_negative(item.unit_usd), "prices", "every network item needs a non-negative price");
+    require(finite_non_negative(item.die_area_mm2) && finite_non_negative(item.process_nm), "embodied",
+            "network chips need a non-negative area and node");
+  }
   require(std::isfinite(p.cottier_network_share) && p.cottier_network_share >= 0 && p.cottier_network_share < 1,
           "prices.network_share", "must be in [0, 1)");
   require(finite_non_negative(p.facility_usd_per_mw), "prices.facility_per_mw", "must be a non-negative price");

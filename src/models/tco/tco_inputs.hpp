@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "models/hardware.hpp"
 #include "models/tco/depreciation.hpp"
@@ -15,13 +16,28 @@
 namespace rackscale::models::tco {
 
 // Hardware owned for the run. Scale-up switches (NVSwitch) are part of the server and priced by the
-// server factor; `switches` are the scale-out switch boxes.
+// server factor; `switches` are the scale-out switch boxes. The network counts price the network only
+// when TcoInputs::network_items is empty (the itemized bill of materials replaces them).
 struct HardwareCounts {
   std::uint64_t accelerators = 0;
   std::uint64_t hosts = 0;          // servers (nodes)
   std::uint64_t nics = 0;           // scale-out NICs
   std::uint64_t switches = 0;       // scale-out switches
   std::uint64_t optical_ports = 0;  // cable ends (transceiver or cable share): 2 per scale-out link
+};
+
+// Which row of the cost breakdown a network item belongs to.
+enum class NetworkPart { nics, switches, optics };
+
+// One line of the network's bill of materials (bill_of_materials.hpp), as the TCO prices and weighs it.
+struct NetworkItem {
+  std::string name;
+  NetworkPart part = NetworkPart::switches;
+  std::uint64_t count = 0;
+  double unit_usd = 0;
+  // Its chip, for embodied carbon by either method; 0: not counted (no figure).
+  double die_area_mm2 = 0;
+  double process_nm = 0;
 };
 
 // How network hardware is priced.
@@ -33,9 +49,14 @@ enum class NetworkCost {
 struct Prices {
   double accelerator_usd = 25'000;        // ASSUMPTION: H100-class price (see default_accelerator_price_usd)
   double server_factor = 1.64;            // Cottier et al. 2024: server = 1.64 x its accelerators' cost
-  double nic_usd = 1'500;                 // ASSUMPTION: 400G-class NIC
-  double switch_usd = 25'000;             // ASSUMPTION: 64 x 400G-class switch
-  double optics_per_port_usd = 750;       // ASSUMPTION: transceiver or share of a cable, per cable end
+  // Network units: their presets' prices, unless one of these prices every unit of its kind
+  // (tco.prices.nic, switch, optics_per_port). A preset without a price takes the fallback.
+  std::optional<double> nic_usd;
+  std::optional<double> switch_usd;
+  std::optional<double> optics_per_port_usd;  // per cable end: a transceiver, or half a copper cable
+  double fallback_nic_usd = 1'500;             // ASSUMPTION: 400G-class NIC
+  double fallback_switch_usd = 25'000;         // ASSUMPTION: 64 x 400G-class switch
+  double fallback_optics_per_port_usd = 750;   // ASSUMPTION: transceiver or share of a cable, per cable end
   NetworkCost network = NetworkCost::itemized;
   double cottier_network_share = 0.19;    // Cottier et al. 2024: networking share of cluster cost
   double facility_usd_per_mw = 10'000'000;  // ASSUMPTION: datacenter build-out per MW of IT power
@@ -68,6 +89,9 @@ struct EmbodiedSettings {
 
 struct TcoInputs {
   HardwareCounts counts;
+  // The network itemized (a bill of materials); empty: counts.nics, switches and optical_ports at the
+  // prices' overrides or fallbacks.
+  std::vector<NetworkItem> network_items;
   Prices prices;
   EmbodiedSettings embodied;
   // Power the facility is built for (sum of components' active power), watts. 0: the run's mean IT

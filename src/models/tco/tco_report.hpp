@@ -32,8 +32,8 @@ struct Totals {
 };
 
 // One row of the whole-run breakdown; rows sum to whole_run.cost_usd and whole_run.carbon_kgco2e.
-// carbon_kgco2e is empty where the model does not count the item's carbon (the embodied carbon of
-// network hardware, which has no figure; the facility; maintenance), which is not the same as 0.
+// carbon_kgco2e is empty where the model does not count the item's carbon (network items without a chip
+// figure; Cottier's network share; the facility; maintenance), which is not the same as 0.
 struct BreakdownRow {
   std::string item;
   double cost_usd = 0;
@@ -65,6 +65,7 @@ struct TcoReport {
   double accelerator_memory_kg = 0;
   double host_llmcarbon_kg = 0;
   double host_act_kg = 0;
+  double network_embodied_kg = 0;  // the network's chips, the whole cluster, chosen method (itemized only)
   double embodied_share = 0;       // run time / lifetime
   bool embodied_counted = true;    // false when no method has figures for the hardware
 

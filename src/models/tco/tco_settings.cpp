@@ -17,8 +17,10 @@ TcoReport compute_tco(const TcoSettings& settings, const HardwareInventory& inve
                       const std::string& accelerator_name) {
   TcoInputs inputs = settings.inputs;
   inputs.counts = inventory.counts;
+  inputs.network_items = network_items(inventory.bom);
   if (inputs.provisioned_it_watts == 0) inputs.provisioned_it_watts = inventory.provisioned_it_watts;
   TcoReport report = compute_tco(inputs, measures);
+  for (const std::string& note : inventory.bom.notes) report.notes.push_back(note);
   if (settings.accelerator_price_assumed)
     report.notes.push_back(fmt::format("no assumed price for accelerator '{}': USD {:.0f} used (set tco.prices.accelerator)",
                                        accelerator_name, inputs.prices.accelerator_usd));

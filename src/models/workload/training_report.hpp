@@ -11,6 +11,7 @@
 #include "models/network/partition_report.hpp"
 #include "models/power/cluster_energy.hpp"
 #include "models/tco/run_measures.hpp"
+#include "models/tco/bill_of_materials.hpp"
 #include "models/tco/tco_report.hpp"
 #include "pdes/statistics.hpp"
 
@@ -73,6 +74,8 @@ struct TrainingReport {
   // Cost and carbon from the scenario's `tco:` section; whole_run covers tco.token_budget when set,
   // else the iterations simulated. Empty only when the run has no iteration time.
   std::optional<tco::TcoReport> tco;
+  // The network's bill of materials (docs/tco.md), the same on every rank.
+  std::optional<tco::BillOfMaterials> bom;
   pdes::EngineTotals engine;                   // rank 0 only
 };
 

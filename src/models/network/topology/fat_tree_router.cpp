@@ -15,10 +15,17 @@ std::uint16_t FatTreeRouter::next_port(std::uint32_t at, std::uint32_t dst, Rout
   if (const auto port = compute_.port(at, dst_device)) return *port;
 
   const std::uint32_t dst_leaf = shape_.leaf_of(dst_device);
-  const std::uint32_t offset = at - shape_.first_node;
-  const std::uint32_t pod_of_dst = dst_leaf / shape_.leaves_per_pod;
-  if (at >= shape_.core_first_node()) return static_cast<PortIndex>(pod_of_dst);
+  const std::uint32_t pod_of_dst = shape_.pod_of_leaf(dst_leaf);
+  // Going down, the parallel cables to the next switch are chosen with the entropy's high bits, which
+  // the choices going up do not use: 16 bits at the core, the next 16 at the spine.
+  const auto down = static_cast<std::uint32_t>(tag.entropy >> 32);
+  if (at >= shape_.core_first_node()) {
+    const std::uint32_t core = at - shape_.core_first_node();
+    const std::uint32_t links = shape_.links_to_pod(core);
+    return static_cast<PortIndex>(pod_of_dst * links + (down & 0xFFFFu) % links);
+  }
 
+  const std::uint32_t offset = at - shape_.first_node;
   const std::uint32_t pod = offset / shape_.pod_stride();
   const std::uint32_t index = offset % shape_.pod_stride();
   const std::uint32_t leaves_here = shape_.leaves_in_pod(pod);
@@ -28,7 +35,9 @@ std::uint16_t FatTreeRouter::next_port(std::uint32_t at, std::uint32_t dst, Rout
     return static_cast<PortIndex>(tag.entropy % shape_.leaf_up);
   }
   if (pod_of_dst == pod) {
-    return static_cast<PortIndex>(shape_.spine_up + dst_leaf - pod * shape_.leaves_per_pod);
+    const std::uint32_t links = shape_.links_to_spine(index - leaves_here);
+    const std::uint32_t local = dst_leaf - pod * shape_.leaves_per_pod;
+    return static_cast<PortIndex>(shape_.spine_up + local * links + (down >> 16) % links);
   }
   // Divided by the leaf's choices first, so the core choice does not repeat the spine choice.
   return static_cast<PortIndex>(tag.entropy / shape_.leaf_up % shape_.spine_up);

@@ -1,7 +1,8 @@
 #pragma once
 // Up/down routing on a (rail-optimized) fat tree: a chunk climbs only as high as the lowest switch
 // that reaches its destination (the leaf, the pod's spines, or a core), choosing among the uplinks by
-// its tag's entropy, then descends on the single path down.
+// its tag's entropy, then descends towards the destination's leaf, choosing among parallel cables by
+// the entropy's high bits (a single switch delivers at once).
 #include "models/network/router.hpp"
 #include "models/network/topology/fat_tree_shape.hpp"
 #include "models/network/topology/scale_up.hpp"
