@@ -37,7 +37,7 @@ expect 2 "checkpoint $ck \(byte 12\): it was written by 2 rank\(s\); restart it 
   run1_with --restart "$ck"
 expect 2 "checkpoint $ck \(byte 16\): it was written for another config" run2_with --set simulation.seed=5 --restart "$ck"
 expect 2 "checkpoint $ck \(byte 24\): it was written with another placement of LPs on ranks" \
-  run2_with --partition round_robin --restart "$ck"
+  run2_with --partition block --restart "$ck"
 expect 2 "checkpoint $ck \(byte 52\): it was written by a traffic run; this is a phold run" \
   "$mpirun" -np 2 "$rackscale" phold --restart "$ck"
 
