@@ -18,6 +18,7 @@ RUN="
   libhdf5-openmpi-dev hdf5-tools
   libfmt-dev libspdlog-dev libcli11-dev libyaml-cpp-dev nlohmann-json3-dev
   libmetis-dev librandom123-dev libmimalloc-dev
+  protobuf-compiler libprotobuf-dev
   python3 python3-h5py python3-matplotlib
 "
 BENCH="libbenchmark-dev"
