@@ -1,17 +1,19 @@
 #pragma once
-// A histogram of non-negative integers (durations in ps) with buckets that grow geometrically:
-// exact below 128, then 128 buckets per power of two, so any quantile is within 1/128 (0.8%) of a
-// true sample. Counts are integers, so merging the ranks' histograms gives the same answer however
+// A histogram of non-negative integers (durations in ps) in the engine's logarithmic buckets
+// (pdes/log_buckets.hpp): exact below 128, then 128 buckets per power of two, so any quantile is within
+// 1/128 (0.8%) of a true sample. Counts are integers, so merging the ranks' histograms gives the same answer however
 // the samples were spread; memory is fixed (about 60 KiB) whatever the number of samples.
 #include <cstdint>
 #include <vector>
+
+#include "pdes/log_buckets.hpp"
 
 namespace rackscale::models::statistics {
 
 class LogHistogram {
  public:
-  static constexpr unsigned kSubBits = 7;  // 128 sub-buckets per octave
-  static constexpr std::size_t kBuckets = (64 - kSubBits + 1) << kSubBits;
+  static constexpr unsigned kSubBits = pdes::kLogBucketSubBits;
+  static constexpr std::size_t kBuckets = pdes::kLogBuckets;
 
   LogHistogram() : counts_(kBuckets, 0) {}
 
