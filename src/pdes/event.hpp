@@ -3,6 +3,7 @@
 // moves events between ranks as raw bytes and through queues without serialization.
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "pdes/time.hpp"
@@ -19,6 +20,19 @@ using EventKind = std::uint32_t;
 // Model-defined data carried by an event: four 64-bit words.
 using Payload = std::array<std::uint64_t, 4>;
 
+// A model's record carried in a payload: any trivially copyable struct of at most 32 bytes. Models
+// declare one struct per event kind and read it back with Event::as<T>(), instead of indexing words by
+// hand. Records are copied in and out, never aliased, so their layout and alignment are free.
+template <class T>
+concept PayloadRecord = std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(Payload);
+
+template <PayloadRecord T>
+[[nodiscard]] Payload to_payload(const T& record) noexcept {
+  Payload payload{};
+  std::memcpy(payload.data(), static_cast<const void*>(&record), sizeof(T));
+  return payload;
+}
+
 struct Event {
   SimTime time = 0;         // when the destination handles it (ps)
   LpId dst = kNoLp;         // destination LP
@@ -27,6 +41,15 @@ struct Event {
   EventKind kind = 0;       // model-defined
   std::uint32_t aux = 0;    // model-defined small field
   Payload payload{};        // model-defined
+
+  // The payload as the record `T` it was sent with (to_payload).
+  template <PayloadRecord T>
+  [[nodiscard]] T as() const noexcept {
+    T record;
+    // Through void*: a record with default member initializers is still trivially copyable.
+    std::memcpy(static_cast<void*>(&record), payload.data(), sizeof(T));
+    return record;
+  }
 };
 
 static_assert(std::is_trivially_copyable_v<Event>);

@@ -83,11 +83,11 @@ class RingTimeCollectives final : public rackscale::models::collectives::Collect
     const bool ring = call.kind == acc::CollectiveKind::all_gather || call.kind == acc::CollectiveKind::reduce_scatter;
     const SimTime took = ring ? ring_time(call.bytes, call.members.size(), latency_, bandwidth_) : 0;
     pending_.emplace(call.key, std::make_pair(record_of(call, device.time(), took), std::move(done)));
-    device.schedule(took, rackscale::models::collectives::kCollectiveTimerKind, {call.key, 0, 0, 0});
+    device.schedule(took, rackscale::models::collectives::kCollectiveTimerKind, pdes::to_payload(call.key));
   }
   void on_delivery(net::DeviceLp&, const net::Delivery&) override {}
   void on_timer(net::DeviceLp&, const pdes::Event& event) override {
-    const auto it = pending_.find(static_cast<std::uint32_t>(event.payload[0]));
+    const auto it = pending_.find(event.as<std::uint32_t>());
     auto [record, done] = std::move(it->second);
     pending_.erase(it);
     done(record);

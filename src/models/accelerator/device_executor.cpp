@@ -11,8 +11,13 @@
 
 namespace rackscale::models::accelerator {
 namespace {
-// Self-event: an op finished (payload: op index, iteration).
+// Self-event: an op finished (its record: OpDone).
 constexpr pdes::EventKind kOpDone = network::kFirstBehaviourKind;
+// kOpDone's record: the op that finished, in the iteration it ran in.
+struct OpDone {
+  OpIndex op;
+  std::uint32_t iteration;
+};
 // Pipeline tags: bit 39 marks the receiver's acknowledgement; bits 38..32 the iteration.
 constexpr std::uint64_t kAckBit = std::uint64_t{1} << 39;
 
@@ -147,7 +152,7 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
       charge_idle_until(now);
       compute_busy_ = true;
       compute_started_ = now;
-      device.schedule(compute_time(accelerator_, op.cost), kOpDone, {i, iteration_, 0, 0});
+      device.schedule(compute_time(accelerator_, op.cost), kOpDone, pdes::to_payload(OpDone{i, iteration_}));
       break;
     }
     case OpKind::collective: {
@@ -205,7 +210,7 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
 // are deferred by a zero-delay self-event, so ops never start recursively from within each other.
 void DeviceExecutor::finish_soon(network::DeviceLp& device, OpIndex i) {
   if (inside_start_)
-    device.schedule(0, kOpDone, {i, iteration_, 0, 0});
+    device.schedule(0, kOpDone, pdes::to_payload(OpDone{i, iteration_}));
   else
     finish_op(device, i);
 }
@@ -217,7 +222,7 @@ void DeviceExecutor::on_event(network::DeviceLp& device, const pdes::Event& even
   }
   if (event.kind != kOpDone)
     throw std::logic_error(fmt::format("device {}: unexpected event kind {}", device.device(), event.kind));
-  finish_op(device, static_cast<OpIndex>(event.payload[0]));
+  finish_op(device, event.as<OpDone>().op);
 }
 
 void DeviceExecutor::on_delivery(network::DeviceLp& device, const network::Delivery& delivery) {

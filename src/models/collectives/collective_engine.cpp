@@ -108,10 +108,11 @@ class Engine final : public CollectiveEngine, private Outbox {
   }
 
   void on_timer(network::DeviceLp& device, const pdes::Event& event) override {
-    if (event.payload[3] != kWakeCall)
+    const auto wake = event.as<CallWakeUp>();
+    if (wake.marker != kWakeCall)
       throw std::logic_error(fmt::format("collectives: device {} got a timer that is no call's wake-up",
                                          device.device()));
-    const auto key = static_cast<std::uint32_t>(event.payload[0]);
+    const std::uint32_t key = wake.key;
     CallState* const state = find(key);
     if (state == nullptr) return;  // cannot happen: a call waits for its own wake-up
     key_ = key;
@@ -147,11 +148,15 @@ class Engine final : public CollectiveEngine, private Outbox {
     (void)device.multicast(group, bytes, accelerator::collective_tag(key_, index));
   }
 
-  // Timer payload[3]: kWakeCall marks a call's own wake-up (payload[0] = its key), the only timer here.
-  static constexpr std::uint64_t kWakeCall = 1;
+  // A timer's record: kWakeCall marks a call's own wake-up (and `key` names the call), the only timer here.
+  static constexpr std::uint32_t kWakeCall = 1;
+  struct CallWakeUp {
+    std::uint32_t key;
+    std::uint32_t marker;
+  };
 
   void wake_at(network::DeviceLp& device, pdes::SimTime at) override {
-    device.schedule(at - device.time(), kCollectiveTimerKind, {key_, 0, 0, kWakeCall});
+    device.schedule(at - device.time(), kCollectiveTimerKind, pdes::to_payload(CallWakeUp{key_, kWakeCall}));
   }
 
   void finish_if_done(network::DeviceLp& device, std::uint32_t key) {

@@ -47,7 +47,8 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
 void AnalyticalFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
   if (event.kind != kMessageArrival)
     throw std::logic_error(fmt::format("analytical network: node {} got event kind {}", node.node(), event.kind));
-  node.accept_message(event.payload[0], event.payload[1]);
+  const auto arrival = event.as<MessageArrival>();
+  node.accept_message(arrival.message, arrival.bytes);
 }
 
 }  // namespace rackscale::models::network

@@ -41,7 +41,8 @@ void ChunkFabric::send(NetworkNodeLp& source, const Message& message) {
 
 void ChunkFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
   if (event.kind == kMessageArrival) {  // a device's message to itself, or a zero-byte message
-    node.accept_message(event.payload[0], event.payload[1]);
+    const auto arrival = event.as<MessageArrival>();
+    node.accept_message(arrival.message, arrival.bytes);
     return;
   }
   const Chunk chunk = decode_chunk(event);

@@ -81,10 +81,11 @@ void DeviceLp::handle(const pdes::Event& event) {
       }
       break;
     }
-    case kMessageComplete:
-      behaviour_->on_delivery(*this, {event.payload[0], sender_of(event.payload[0]), event.payload[1],
-                                      tag_of(event.payload[0])});
+    case kMessageComplete: {
+      const auto arrival = event.as<MessageArrival>();
+      behaviour_->on_delivery(*this, {arrival.message, sender_of(arrival.message), arrival.bytes, tag_of(arrival.message)});
       break;
+    }
     default:
       behaviour_->on_event(*this, event);
   }
@@ -97,7 +98,7 @@ void DeviceLp::accept_unit(const Chunk& chunk, pdes::SimTime tail_at) {
   r.last_tail = std::max(r.last_tail, tail_at);
   if (r.chunks < chunk.chunks_in_message) return;
   // The message is complete when the last tail is in, which may be after this chunk's head.
-  schedule(r.last_tail - now(), kMessageComplete, {chunk.message, r.bytes, 0, 0});
+  schedule(r.last_tail - now(), kMessageComplete, encode_message_arrival(chunk.message, r.bytes));
   reassembly_.erase(chunk.message);
 }
 

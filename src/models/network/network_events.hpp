@@ -35,14 +35,17 @@ struct Chunk {
   RouteTag tag;
 };
 
-// Payload layout: [0] message id, [1] dst node | tail_after << 32, [2] entropy,
-// [3] (via | phase << 28) | chunks_in_message << 32; aux = bytes. Packing via and phase in 32 bits
-// keeps a chunk inside the 64-byte event; it limits Valiant intermediate groups to 2^28 and router
-// phases to 16, both checked.
+// In the event: the chunk's fields as one 32-byte record, with the via group and phase packed in 32 bits,
+// and its bytes in aux. Packing via and phase keeps a chunk inside the 64-byte event; it limits Valiant
+// intermediate groups to 2^28 and router phases to 16, both checked.
 [[nodiscard]] pdes::Payload encode_chunk(const Chunk& chunk, std::uint32_t& aux);
 [[nodiscard]] Chunk decode_chunk(const pdes::Event& event);
 
-// A whole message (analytical fidelity; kMessageComplete in both): [0] id, [1] bytes.
+// A whole message (analytical fidelity; kMessageComplete in both).
+struct MessageArrival {
+  MessageId message = 0;
+  std::uint64_t bytes = 0;
+};
 [[nodiscard]] pdes::Payload encode_message_arrival(MessageId id, std::uint64_t bytes) noexcept;
 
 }  // namespace rackscale::models::network

@@ -15,7 +15,7 @@ void SwitchLp::handle(const pdes::Event& event) {
   // Messages are addressed to devices; one completing at a switch is a routing bug.
   if (event.kind == kMessageComplete)
     throw std::logic_error(fmt::format("switch node {} received the chunks of message {:#x} addressed to itself",
-                                       node(), event.payload[0]));
+                                       node(), event.as<MessageArrival>().message));
   network().fabric->on_event(*this, event);
 }
 

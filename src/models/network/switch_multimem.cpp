@@ -21,6 +21,30 @@ std::uint64_t unit_bytes(const NetworkSpec& spec) {
   return spec.fidelity == Fidelity::chunk ? spec.chunk_bytes : kAnalyticalUnitBytes;
 }
 
+// The records the NVLS events carry (aux: the unit's bytes, where it is not in the record).
+struct ReduceUnit {  // kMultimemReduce
+  MessageId id;
+  pdes::SimTime tail_after;
+  PortIndex owner_port;
+  PortIndex from_port;
+  std::uint32_t contributors;
+  std::uint32_t units;
+};
+struct MulticastUnit {  // kMultimemMulticast
+  MessageId id;
+  pdes::SimTime tail_after;
+  std::uint64_t low;  // MulticastGroup's port bits
+  std::uint32_t high;
+  std::uint32_t units;
+};
+struct SumReady {  // kMultimemSumReady
+  MessageId id;
+  pdes::SimTime tail_after;
+  std::uint64_t bytes;
+  std::uint32_t units;
+  PortIndex owner_port;
+};
+
 std::uint64_t reduction_key(std::uint64_t tag, PortIndex owner_port) {
   return tag | (static_cast<std::uint64_t>(owner_port) << kMessageTagBits);
 }
@@ -105,20 +129,19 @@ void send_reduce_contribution(NetworkNodeLp& device, MessageId id, std::uint32_t
                                             "different scale-up switches",
                                             self, owner_device));
   if (contributors == 0) throw std::invalid_argument("NVLS: a reduction needs at least one contributor");
-  const std::uint64_t owner_and_count = owner.peer_port | (static_cast<std::uint64_t>(contributors) << 32);
   send_up(device, bytes, kMultimemReduce, [&](pdes::SimTime tail_after, std::uint32_t units) {
-    return pdes::Payload{id, tail_after, owner_and_count, units | (static_cast<std::uint64_t>(mine.peer_port) << 32)};
+    return pdes::to_payload(ReduceUnit{id, tail_after, owner.peer_port, mine.peer_port, contributors, units});
   });
 }
 
 void send_multicast(NetworkNodeLp& device, MessageId id, const MulticastGroup& group, std::uint64_t bytes) {
   send_up(device, bytes, kMultimemMulticast, [&](pdes::SimTime tail_after, std::uint32_t units) {
-    return pdes::Payload{id, tail_after, group.low, group.high | (static_cast<std::uint64_t>(units) << 32)};
+    return pdes::to_payload(MulticastUnit{id, tail_after, group.low, group.high, units});
   });
 }
 
 MultimemUnitArrival decode_multimem_delivery(const pdes::Event& event) noexcept {
-  return {event.payload[0], event.payload[2], static_cast<std::uint32_t>(event.payload[3]), event.payload[1]};
+  return event.as<MultimemUnitArrival>();
 }
 
 void SwitchMultimem::on_event(NetworkNodeLp& node, const pdes::Event& event) {
@@ -137,12 +160,7 @@ void SwitchMultimem::on_reduce(NetworkNodeLp& node, const pdes::Event& event) {
     throw std::logic_error(fmt::format("scale-up switch node {} got an NVLS reduction, but its switch has no "
                                        "nvls_reduce_bandwidth",
                                        node.node()));
-  const MessageId id = event.payload[0];
-  const pdes::SimTime tail_after = event.payload[1];
-  const auto owner_port = static_cast<PortIndex>(event.payload[2]);
-  const auto contributors = static_cast<std::uint32_t>(event.payload[2] >> 32);
-  const auto units = static_cast<std::uint32_t>(event.payload[3]);
-  const auto from_port = static_cast<PortIndex>(event.payload[3] >> 32);
+  const auto [id, tail_after, owner_port, from_port, contributors, units] = event.as<ReduceUnit>();
   const std::uint64_t bytes = event.aux;
   if (owner_port >= ports_ || from_port >= ports_)
     throw std::logic_error(fmt::format("scale-up switch node {}: NVLS reduction between ports {} and {} of {}",
@@ -185,23 +203,23 @@ void SwitchMultimem::on_reduce(NetworkNodeLp& node, const pdes::Event& event) {
     const bool cut_through = context.spec.forwarding == Forwarding::cut_through;
     const pdes::SimTime start = cut_through ? done.head : done.tail;
     node.emit(node.node(), start - event.time, kMultimemSumReady,
-              {sum_id, done.tail - start, done.bytes, r.units | (static_cast<std::uint64_t>(owner_port) << 32)});
+              pdes::to_payload(SumReady{sum_id, done.tail - start, done.bytes, r.units, owner_port}));
   }
   if (r.sent == r.units) reductions_.erase(key);
 }
 
 void SwitchMultimem::on_sum_ready(NetworkNodeLp& node, const pdes::Event& event) {
-  send_down(node, static_cast<PortIndex>(event.payload[3] >> 32), event.payload[0], event.payload[2],
-            static_cast<std::uint32_t>(event.payload[3]), event.time, event.payload[1]);
+  const auto sum = event.as<SumReady>();
+  send_down(node, sum.owner_port, sum.id, sum.bytes, sum.units, event.time, sum.tail_after);
 }
 
 void SwitchMultimem::on_multicast(NetworkNodeLp& node, const pdes::Event& event) {
+  const auto unit = event.as<MulticastUnit>();
   MulticastGroup group;
-  group.low = event.payload[2];
-  group.high = static_cast<std::uint32_t>(event.payload[3]);
-  const auto units = static_cast<std::uint32_t>(event.payload[3] >> 32);
+  group.low = unit.low;
+  group.high = unit.high;
   for (PortIndex port = 0; port < std::min<std::uint32_t>(ports_, kMaxMulticastPorts); ++port)
-    if (group.has(port)) send_down(node, port, event.payload[0], event.aux, units, event.time, event.payload[1]);
+    if (group.has(port)) send_down(node, port, unit.id, event.aux, unit.units, event.time, unit.tail_after);
 }
 
 void SwitchMultimem::send_down(NetworkNodeLp& node, PortIndex port_index, MessageId id, std::uint64_t bytes,
@@ -219,7 +237,8 @@ void SwitchMultimem::send_down(NetworkNodeLp& node, PortIndex port_index, Messag
     ready += tail;
     tail = 0;
   }
-  node.emit(port.peer, ready - node.current_time(), kMultimemDelivery, {id, tail, bytes, units});
+  node.emit(port.peer, ready - node.current_time(), kMultimemDelivery,
+            pdes::to_payload(MultimemUnitArrival{id, bytes, units, tail}));
 }
 
 }  // namespace rackscale::models::network

@@ -81,6 +81,7 @@ void send_reduce_contribution(NetworkNodeLp& device, MessageId id, std::uint32_t
 void send_multicast(NetworkNodeLp& device, MessageId id, const MulticastGroup& group, std::uint64_t bytes);
 
 // A unit that reached a device from its switch (kMultimemDelivery): the message's unit count and the tail.
+// The event carries this record (pdes::to_payload).
 struct MultimemUnitArrival {
   MessageId id = 0;
   std::uint64_t bytes = 0;
