@@ -497,6 +497,8 @@ std::uint32_t data_groups_across_pods(const network::ClusterSpec& cluster, const
   return across;
 }
 
+// 40-port HDR switches, 1:1 at the leaves (20 NICs, 20 up) and 2:1 at the spines: a spine serves at
+// most 26 leaves (26 down + 13 up <= 40).
 network::ClusterSpec hdr_cluster(std::uint32_t nodes) {
   network::ClusterSpec c;
   c.nodes = nodes;
@@ -506,15 +508,16 @@ network::ClusterSpec hdr_cluster(std::uint32_t nodes) {
   c.scale_out.kind = network::ScaleOutKind::fat_tree;
   c.scale_out.switch_spec.radix = 40;
   c.scale_out.switch_spec.port_bandwidth = 25e9;
+  c.scale_out.fat_tree.oversubscription = {1, 2};
   c.nic.bandwidth = 25e9;
   return c;
 }
 
-// GPT-3 on 1,024 A100s (TP 8, PP 16, DP 8: stages of 64 devices) on 40-port HDR switches, by hand: a
-// leaf has 20 NICs and 20 uplinks, a spine serves at most 20 leaves. Pods from the radix alone: 20
-// leaves = 400 NICs (400, 400, 224), which cut stages 6 (384-447) and 12 (768-831): 16 DP groups. Sized
-// to the job: the most leaves <= 20 whose 20 x L NICs are a multiple of 64 is L = 16 (320 NICs = 5
-// stages): 4 pods of 16, 16, 16 and 4 leaves, and no DP group leaves its pod.
+// GPT-3 on 1,024 A100s (TP 8, PP 16, DP 8: stages of 64 devices), 52 leaves, by hand. Pods from the
+// radix alone: 26 leaves = 520 NICs (two pods), which cut stage 8 (512-575): 8 DP groups. Sized to
+// the job: the most leaves <= 26 whose 20 x L NICs are a multiple of 64 is L = 16 (320 NICs = 5
+// stages): 4 pods of 16, 16, 16 and 4 leaves, and no DP group leaves its pod. Above a 1:1 spine tier
+// the pods stay as the radix gives them (crossing a pod costs no bandwidth there).
 TEST(Layout, DerivedPodsHoldWholeDataParallelGroups) {
   network::ClusterSpec c = hdr_cluster(128);
   TrainingSpec spec = megatron_gpt(96, 12288, 96);
@@ -524,8 +527,8 @@ TEST(Layout, DerivedPodsHoldWholeDataParallelGroups) {
   const TrainingLayout layout(spec, c.devices());
   ASSERT_EQ(layout.group_size(GroupKind::data), 8u);
 
-  EXPECT_EQ(network::plan_fat_tree(c, 0).pods, 3u);  // not told of the job: 400, 400 and 224 NICs
-  EXPECT_EQ(data_groups_across_pods(c, layout), 16u);
+  EXPECT_EQ(network::plan_fat_tree(c, 0).pods, 2u);  // not told of the job: 520 and 504 NICs
+  EXPECT_EQ(data_groups_across_pods(c, layout), 8u);
 
   align_pods_to_job(c, spec);
   EXPECT_EQ(c.scale_out.fat_tree.job_group_endpoints, std::vector<std::uint32_t>{64});
@@ -535,17 +538,24 @@ TEST(Layout, DerivedPodsHoldWholeDataParallelGroups) {
   EXPECT_EQ(shape.pod_group_endpoints, 64u);
   EXPECT_EQ(data_groups_across_pods(c, layout), 0u);
 
-  // Pods set by hand are kept: 400 NICs cut the same 16 groups.
-  c.scale_out.fat_tree.pod_endpoints = 400;
-  EXPECT_EQ(network::plan_fat_tree(c, 0).pods, 3u);
+  // Pods set by hand are kept: 520 NICs cut the same 8 groups.
+  c.scale_out.fat_tree.pod_endpoints = 520;
+  EXPECT_EQ(network::plan_fat_tree(c, 0).pods, 2u);
+  EXPECT_EQ(data_groups_across_pods(c, layout), 8u);
+
+  // 1:1 above the pods: 20 leaves per pod (400 NICs) as the radix gives them, 16 groups across.
+  c.scale_out.fat_tree.pod_endpoints = 0;
+  c.scale_out.fat_tree.oversubscription = {1, 1};
+  EXPECT_EQ(network::plan_fat_tree(c, 0).leaves_per_pod, 20u);
+  EXPECT_EQ(network::plan_fat_tree(c, 0).pod_group_endpoints, 0u);
   EXPECT_EQ(data_groups_across_pods(c, layout), 16u);
 }
 
 // The fallback, by hand. A 145.6B GPT on 1,536 A100s (TP 8, PP 8, DP 24: stages of 192 devices) on the
 // same switches: a pod of L leaves holds 20 L NICs, a multiple of 192 only for L a multiple of 48, more
-// than the 20 a spine serves; the job has no other group that leaves a node. The pods stay as the radix
-// gives them (4 pods: 400, 400, 400 and 336 NICs) and the ranks keep Megatron's order: the boundaries
-// at 400, 800 and 1,200 cut stages 2, 4 and 6, 8 DP groups each.
+// than the 26 a spine serves; the job has no other group that leaves a node. The pods stay as the radix
+// gives them (77 leaves: 26, 26, 25; 520, 520 and 496 NICs) and the ranks keep Megatron's order: the
+// boundaries at 520 and 1,040 cut stages 2 and 5, 8 DP groups each.
 TEST(Layout, PodsThatCannotHoldWholeGroupsStayAsTheRadixGivesThem) {
   network::ClusterSpec c = hdr_cluster(192);
   TrainingSpec spec = megatron_gpt(96, 12288, 96);
@@ -557,15 +567,15 @@ TEST(Layout, PodsThatCannotHoldWholeGroupsStayAsTheRadixGivesThem) {
   align_pods_to_job(c, spec);
   EXPECT_EQ(c.scale_out.fat_tree.job_group_endpoints, std::vector<std::uint32_t>{192});
   const network::FatTreeShape shape = network::plan_fat_tree(c, 0);
-  EXPECT_EQ(shape.leaves_per_pod, 20u);
-  EXPECT_EQ(shape.pods, 4u);
+  EXPECT_EQ(shape.leaves_per_pod, 26u);
+  EXPECT_EQ(shape.pods, 3u);
   EXPECT_EQ(shape.pod_group_endpoints, 0u);
-  EXPECT_EQ(data_groups_across_pods(c, layout), 24u);
+  EXPECT_EQ(data_groups_across_pods(c, layout), 16u);
 }
 
 // Context parallelism: when no pod can hold whole stages, pods hold whole CP groups instead. TP 8 x CP 4
-// x DP 8 x PP 4 on 1,024 A100s: stages of 256 NICs need 20 L = 256 k, L a multiple of 64 (> 20), so the
-// CP groups' 32 NICs decide: L = 16 (320 NICs = 10 CP groups), 52 leaves in 4 pods.
+// x DP 8 x PP 4 on 1,024 A100s: stages of 256 NICs need 20 L = 256 k, L a multiple of 64 (> 26), so the
+// CP groups' 32 NICs decide: L = 24 (480 NICs = 15 CP groups), 52 leaves in 3 pods.
 TEST(Layout, DerivedPodsFallBackToContextParallelGroups) {
   network::ClusterSpec c = hdr_cluster(128);
   TrainingSpec spec = megatron_gpt(32, 4096, 32);
@@ -579,9 +589,9 @@ TEST(Layout, DerivedPodsFallBackToContextParallelGroups) {
   align_pods_to_job(c, spec);
   EXPECT_EQ(c.scale_out.fat_tree.job_group_endpoints, (std::vector<std::uint32_t>{256, 32}));
   const network::FatTreeShape shape = network::plan_fat_tree(c, 0);
-  EXPECT_EQ(shape.leaves_per_pod, 16u);
+  EXPECT_EQ(shape.leaves_per_pod, 24u);
   EXPECT_EQ(shape.pod_group_endpoints, 32u);
-  EXPECT_EQ(shape.pods, 4u);
+  EXPECT_EQ(shape.pods, 3u);
   const std::vector<network::NodeId> pod =
       pods_from_topology(network::build_topology(c, network::RoutingMode::ecmp));
   for (std::uint32_t device = 0; device < layout.devices(); ++device) {

@@ -67,8 +67,11 @@ std::string oversubscription_text(const FatTreeShape& shape, bool both) {
 // are a whole number of the job's first group span that fits, with the cores still able to reach every
 // pod; 0 when no span fits (the pods stay as the radix gives them). Megatron's device order keeps each
 // such group on consecutive devices, so a pod boundary that falls between groups cuts none of them.
+// Only above an oversubscribed spine tier: at 1:1 a group across pods loses no bandwidth (two more hops
+// of latency), and smaller pods would only add spines and cores.
 std::uint32_t pod_leaves_for_job(const FatTreeSpec& spec, const FatTreeShape& shape, std::uint32_t leaf_endpoints,
                                  std::uint32_t multiple, std::uint32_t most, std::uint32_t& span_out) {
+  if (!(shape.spine_oversubscription > 1)) return 0;
   for (const std::uint32_t span : spec.job_group_endpoints) {
     if (span == 0) continue;
     for (std::uint32_t pod = most; pod >= multiple; pod -= multiple) {
