@@ -105,7 +105,8 @@ TEST(TcoConfig, EveryKeyLands) {
   EXPECT_EQ(e.abatement, tco::GasAbatement::percent99);
   EXPECT_EQ(e.yield, 0.9);
   // Keys are located like every other.
-  EXPECT_EQ(s.key_locations.at("tco.prices.nic"), s.source_file + ":26:5");
+  EXPECT_EQ(s.key_locations.at("tco.prices.nic"), s.source_file + ":27:5");
+  EXPECT_EQ(s.key_locations.at("tco.prices.nics_in_server"), s.source_file + ":26:5");
   EXPECT_NO_THROW(tco::validate(in));
 }
 
