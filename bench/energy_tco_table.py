@@ -5,7 +5,8 @@
 
 Runs `rackscale run CONFIG --json` (one rank, at most $TABLE_TIMEOUT_S seconds each, default 300; the figures do not depend on the rank count) and prints:
 switches' and optics' share of IT energy per iteration, network capex and its share of the
-accelerators', whole-run cost and carbon.
+accelerators', whole-run cost and carbon. With $TABLE_JSON_DIR set, each run's --json line is also
+written there as CONFIG.json (for its iteration time and the rest).
 """
 import glob
 import json
@@ -29,7 +30,11 @@ for config in configs:
     if out.returncode != 0:
         print(f"| {name} | failed: {out.stderr.strip().splitlines()[-1] if out.stderr.strip() else out.returncode} | | | | | |")
         continue
-    j = json.loads(out.stdout.strip().splitlines()[-1])
+    line = out.stdout.strip().splitlines()[-1]
+    if os.environ.get("TABLE_JSON_DIR"):
+        with open(os.path.join(os.environ["TABLE_JSON_DIR"], name + ".json"), "w") as f:
+            f.write(line + "\n")
+    j = json.loads(line)
     e = j["energy"]
     total = e["per_iteration_total_J"]
     switches = e["per_iteration_switches_J"] / total * 100

@@ -44,6 +44,7 @@ TEST(TcoConfig, EveryKeyLands) {
   prices:
     accelerator: 30000
     server_factor: 1.5
+    nics_in_server: false
     nic: 2000
     switch: 30000
     optics_per_port: 500
@@ -78,6 +79,7 @@ TEST(TcoConfig, EveryKeyLands) {
   EXPECT_EQ(in.provisioned_it_watts, 12e6);
   EXPECT_EQ(in.prices.accelerator_usd, 30'000.0);
   EXPECT_EQ(in.prices.server_factor, 1.5);
+  EXPECT_FALSE(in.prices.nics_in_server);
   EXPECT_EQ(in.prices.nic_usd, 2'000.0);
   EXPECT_EQ(in.prices.switch_usd, 30'000.0);
   EXPECT_EQ(in.prices.optics_per_port_usd, 500.0);
@@ -103,7 +105,8 @@ TEST(TcoConfig, EveryKeyLands) {
   EXPECT_EQ(e.abatement, tco::GasAbatement::percent99);
   EXPECT_EQ(e.yield, 0.9);
   // Keys are located like every other.
-  EXPECT_EQ(s.key_locations.at("tco.prices.nic"), s.source_file + ":26:5");
+  EXPECT_EQ(s.key_locations.at("tco.prices.nic"), s.source_file + ":27:5");
+  EXPECT_EQ(s.key_locations.at("tco.prices.nics_in_server"), s.source_file + ":26:5");
   EXPECT_NO_THROW(tco::validate(in));
 }
 

@@ -61,26 +61,6 @@ ClusterSpec endpoints_tree(std::uint32_t endpoints, std::uint32_t radix) {
   return c;
 }
 
-// No switch is idle: spraying chunks between a spread of endpoint pairs crosses every switch.
-void expect_every_switch_carries_traffic(const Topology& t) {
-  std::set<NodeId> crossed;
-  const std::uint32_t n = static_cast<std::uint32_t>(t.device_count());
-  const std::uint32_t pairs = std::min<std::uint32_t>(n, 40'000);
-  for (std::uint32_t i = 0; i < pairs; ++i) {
-    const std::uint32_t src = static_cast<std::uint32_t>((std::uint64_t{i} * n) / pairs);
-    const std::uint32_t dst = static_cast<std::uint32_t>((std::uint64_t{src} * 7919 + n / 2 + 1) % n);
-    if (src == dst) continue;
-    for (std::uint64_t chunk = 0; chunk < 4; ++chunk) {
-      for (const NodeId node : route(t, src, dst, i, chunk).nodes) crossed.insert(node);
-    }
-  }
-  std::size_t idle = 0;
-  for (NodeId node = 0; node < t.nodes.size(); ++node) {
-    if (t.nodes[node].kind == NodeKind::switch_node && crossed.count(node) == 0) ++idle;
-  }
-  EXPECT_EQ(idle, 0u) << "switches that no sampled route crossed";
-}
-
 TEST(FatTreeSizing, CountsMatchTheClosedFormsForEightSizesAndThreeRadices) {
   for (const std::uint32_t radix : {40u, 64u, 128u}) {
     for (const std::uint32_t endpoints : {64u, 128u, 1'024u, 2'048u, 4'096u, 16'384u, 32'768u, 98'304u}) {

@@ -283,6 +283,7 @@ TEST(SmallRun, WorkedByHand) {
   m.iteration_time = 10 * kSecond;
   m.tokens_per_iteration = 1024 * 4096;
   m.it_joules_per_iteration = {.accelerators = 80'000, .hosts = 16'000, .nics = 3'200, .switches = 12'000};
+  in.prices.nics_in_server = false;  // the NICs bought on their own (the default prices them in the servers)
   const TcoReport r = compute_tco(in, m);
 
   // 1e9 / 4,194,304 = 238.4 -> 239 iterations, 2,390 s, 7.5734530e-5 years.
@@ -352,6 +353,48 @@ TEST(SmallRun, WorkedByHand) {
   EXPECT_TRUE(row("accelerators").carbon_kgco2e.has_value());
   EXPECT_TRUE(row("energy: NICs").carbon_kgco2e.has_value());
   EXPECT_EQ(std::count_if(r.breakdown.begin(), r.breakdown.end(), [](const BreakdownRow& b) { return b.item == "energy: other"; }), 0);
+}
+
+// Cottier et al.'s server factor of 1.64 comes from DGX system prices, whose servers carry their 8 compute
+// NICs: by default (prices.nics_in_server) the NICs cost nothing more as network capex, while their
+// energy and embodied carbon are counted as before. 16 accelerators at $25,000, 16 NICs at $1,500 (a
+// 100 mm2 7 nm chip each), 2 switches at $25,000, 64 cable ends at $750.
+TEST(SmallRun, NicsBoughtWithTheServersAreNotChargedTwice) {
+  TcoInputs in;
+  in.counts = {.accelerators = 16, .hosts = 2, .nics = 16, .switches = 2, .optical_ports = 64};
+  in.network_items = {{"NICs", NetworkPart::nics, 16, 1'500, 100, 7},
+                      {"leaf switches", NetworkPart::switches, 2, 25'000, 0, 0},
+                      {"optics", NetworkPart::optics, 64, 750, 0, 0}};
+  in.prices.accelerator_usd = 25'000;
+  in.provisioned_it_watts = 20'000;
+  RunMeasures m;
+  m.iteration_time = kSecond;
+  m.iterations = 1;
+  m.it_joules_per_iteration = {.accelerators = 8'000, .nics = 320};
+  ASSERT_TRUE(in.prices.nics_in_server);  // the default
+  const TcoReport with = compute_tco(in, m);
+  in.prices.nics_in_server = false;
+  const TcoReport without = compute_tco(in, m);
+  // Servers 1.64 x 400,000 = 656,000 either way; network 50,000 + 48,000, plus 16 x 1,500 bought apart.
+  EXPECT_NEAR(with.network_capex_usd, 98'000, 1e-6);
+  EXPECT_NEAR(without.network_capex_usd, 122'000, 1e-6);
+  EXPECT_NEAR(with.hardware_capex_usd, 754'000, 1e-6);
+  EXPECT_NEAR(without.hardware_capex_usd, 778'000, 1e-6);
+  const auto row = [](const TcoReport& r, const std::string& item) {
+    for (const auto& b : r.breakdown)
+      if (b.item == item) return b;
+    ADD_FAILURE() << "no row " << item;
+    return BreakdownRow{};
+  };
+  EXPECT_EQ(row(with, "NICs").cost_usd, 0.0);
+  EXPECT_GT(row(without, "NICs").cost_usd, 0.0);
+  // The NICs' chips and energy: the same in both.
+  ASSERT_TRUE(row(with, "NICs").carbon_kgco2e.has_value());
+  EXPECT_GT(*row(with, "NICs").carbon_kgco2e, 0.0);
+  EXPECT_EQ(row(with, "NICs").carbon_kgco2e, row(without, "NICs").carbon_kgco2e);
+  EXPECT_EQ(with.network_embodied_kg, without.network_embodied_kg);
+  EXPECT_EQ(row(with, "energy: NICs").cost_usd, row(without, "energy: NICs").cost_usd);
+  EXPECT_EQ(row(with, "energy: NICs").carbon_kgco2e, row(without, "energy: NICs").carbon_kgco2e);
 }
 
 TEST(SmallRun, ExponentialDepreciationOfUsedHardware) {

@@ -9,7 +9,9 @@
 
 #include <gtest/gtest.h>
 
+#include "models/network/build_topology.hpp"
 #include "models/network/topology/fat_tree_shape.hpp"
+#include "models/workload/job_pods.hpp"
 #include "models/workload/group_directory.hpp"
 #include "models/workload/training_layout.hpp"
 #include "workload_test_support.hpp"
@@ -465,29 +467,59 @@ namespace {
 
 // Issue 20, item 5: pods are settable, and Megatron's device order keeps a pipeline stage's T x C x D
 // devices contiguous, so a data-parallel group sits inside one pod whenever the pods hold whole stages
-// (the framework's placement: DP inside a pod where it fits). GPT-3 on 1,024 A100s (TP 8, PP 16, DP 8:
-// stages of 64 devices) on 40-port HDR switches: the derived pods of 20 leaves x 20 NICs = 400 NICs cut
-// stages 6, 12, ... in two; pods of 320 NICs (16 leaves, a multiple of 64 and of a leaf's 20) do not.
+// (the framework's placement: DP inside a pod where it fits). Derived pods are sized so for a training
+// job (job_pods.hpp); set pods are taken as set.
+//
+// The pod of each device, read from the built topology alone: the device's NIC cable goes to its leaf,
+// and the leaves of one pod are cabled to the same spines, so a pod is known by its lowest spine.
+std::vector<network::NodeId> pods_from_topology(const network::Topology& t) {
+  std::vector<network::NodeId> pod(t.device_count(), network::kNoNode);
+  for (std::uint32_t d = 0; d < t.device_count(); ++d) {
+    for (const network::Port& nic : t.ports_of(t.devices[d])) {
+      if (nic.link_class != network::LinkClass::nic) continue;
+      for (const network::Port& up : t.ports_of(nic.peer))
+        if (up.link_class == network::LinkClass::leaf_spine) pod[d] = std::min(pod[d], up.peer);
+    }
+  }
+  return pod;
+}
+
+// The data-parallel groups whose members are not all under one pod.
 std::uint32_t data_groups_across_pods(const network::ClusterSpec& cluster, const TrainingLayout& layout) {
-  const network::FatTreeShape shape = network::plan_fat_tree(cluster, 0);
-  const auto pod = [&](std::uint32_t device) { return shape.pod_of_leaf(shape.leaf_of(device)); };
+  const std::vector<network::NodeId> pod = pods_from_topology(network::build_topology(cluster, network::RoutingMode::ecmp));
   std::uint32_t across = 0;
   for (std::uint32_t device = 0; device < layout.devices(); ++device) {
     if (layout.rank_in_group(device, GroupKind::data) != 0) continue;  // each group once
     const Members members = layout.group(device, GroupKind::data);
-    across += std::any_of(members.begin(), members.end(), [&](std::uint32_t m) { return pod(m) != pod(device); });
+    EXPECT_NE(pod[device], network::kNoNode);
+    across += std::any_of(members.begin(), members.end(), [&](std::uint32_t m) { return pod[m] != pod[device]; });
   }
   return across;
 }
 
-TEST(Layout, DataGroupsInsideAPodWhenPodsHoldWholeStages) {
+// 40-port HDR switches, 1:1 at the leaves (20 NICs, 20 up) and 2:1 at the spines: a spine serves at
+// most 26 leaves (26 down + 13 up <= 40).
+network::ClusterSpec hdr_cluster(std::uint32_t nodes) {
   network::ClusterSpec c;
-  c.nodes = 128;
+  c.nodes = nodes;
   c.devices_per_node = 8;
   c.nics_per_node = 8;
+  c.nodes_per_rack = 4;
   c.scale_out.kind = network::ScaleOutKind::fat_tree;
   c.scale_out.switch_spec.radix = 40;
   c.scale_out.switch_spec.port_bandwidth = 25e9;
+  c.scale_out.fat_tree.oversubscription = {1, 2};
+  c.nic.bandwidth = 25e9;
+  return c;
+}
+
+// GPT-3 on 1,024 A100s (TP 8, PP 16, DP 8: stages of 64 devices), 52 leaves, by hand. Pods from the
+// radix alone: 26 leaves = 520 NICs (two pods), which cut stage 8 (512-575): 8 DP groups. Sized to
+// the job: the most leaves <= 26 whose 20 x L NICs are a multiple of 64 is L = 16 (320 NICs = 5
+// stages): 4 pods of 16, 16, 16 and 4 leaves, and no DP group leaves its pod. Above a 1:1 spine tier
+// the pods stay as the radix gives them (crossing a pod costs no bandwidth there).
+TEST(Layout, DerivedPodsHoldWholeDataParallelGroups) {
+  network::ClusterSpec c = hdr_cluster(128);
   TrainingSpec spec = megatron_gpt(96, 12288, 96);
   spec.parallel.tensor = 8;
   spec.parallel.pipeline = 16;
@@ -495,15 +527,76 @@ TEST(Layout, DataGroupsInsideAPodWhenPodsHoldWholeStages) {
   const TrainingLayout layout(spec, c.devices());
   ASSERT_EQ(layout.group_size(GroupKind::data), 8u);
 
-  EXPECT_EQ(network::plan_fat_tree(c, 0).pods, 3u);  // derived: 400, 400 and 224 NICs
-  // Stages 6 (384-447) and 12 (768-831) straddle the pod boundaries at 400 and 800: 8 TP ranks each.
-  EXPECT_EQ(data_groups_across_pods(c, layout), 16u);
+  EXPECT_EQ(network::plan_fat_tree(c, 0).pods, 2u);  // not told of the job: 520 and 504 NICs
+  EXPECT_EQ(data_groups_across_pods(c, layout), 8u);
 
-  c.scale_out.fat_tree.pod_endpoints = 320;
+  align_pods_to_job(c, spec);
+  EXPECT_EQ(c.scale_out.fat_tree.job_group_endpoints, std::vector<std::uint32_t>{64});
   const network::FatTreeShape shape = network::plan_fat_tree(c, 0);
-  EXPECT_EQ(shape.pods, 4u);
   EXPECT_EQ(shape.leaves_per_pod, 16u);
+  EXPECT_EQ(shape.pods, 4u);
+  EXPECT_EQ(shape.pod_group_endpoints, 64u);
   EXPECT_EQ(data_groups_across_pods(c, layout), 0u);
+
+  // Pods set by hand are kept: 520 NICs cut the same 8 groups.
+  c.scale_out.fat_tree.pod_endpoints = 520;
+  EXPECT_EQ(network::plan_fat_tree(c, 0).pods, 2u);
+  EXPECT_EQ(data_groups_across_pods(c, layout), 8u);
+
+  // 1:1 above the pods: 20 leaves per pod (400 NICs) as the radix gives them, 16 groups across.
+  c.scale_out.fat_tree.pod_endpoints = 0;
+  c.scale_out.fat_tree.oversubscription = {1, 1};
+  EXPECT_EQ(network::plan_fat_tree(c, 0).leaves_per_pod, 20u);
+  EXPECT_EQ(network::plan_fat_tree(c, 0).pod_group_endpoints, 0u);
+  EXPECT_EQ(data_groups_across_pods(c, layout), 16u);
+}
+
+// The fallback, by hand. A 145.6B GPT on 1,536 A100s (TP 8, PP 8, DP 24: stages of 192 devices) on the
+// same switches: a pod of L leaves holds 20 L NICs, a multiple of 192 only for L a multiple of 48, more
+// than the 26 a spine serves; the job has no other group that leaves a node. The pods stay as the radix
+// gives them (77 leaves: 26, 26, 25; 520, 520 and 496 NICs) and the ranks keep Megatron's order: the
+// boundaries at 520 and 1,040 cut stages 2 and 5, 8 DP groups each.
+TEST(Layout, PodsThatCannotHoldWholeGroupsStayAsTheRadixGivesThem) {
+  network::ClusterSpec c = hdr_cluster(192);
+  TrainingSpec spec = megatron_gpt(96, 12288, 96);
+  spec.parallel.tensor = 8;
+  spec.parallel.pipeline = 8;
+  spec.parallel.global_batch = 1536;
+  const TrainingLayout layout(spec, c.devices());
+  ASSERT_EQ(layout.devices_per_role(), 192u);
+  align_pods_to_job(c, spec);
+  EXPECT_EQ(c.scale_out.fat_tree.job_group_endpoints, std::vector<std::uint32_t>{192});
+  const network::FatTreeShape shape = network::plan_fat_tree(c, 0);
+  EXPECT_EQ(shape.leaves_per_pod, 26u);
+  EXPECT_EQ(shape.pods, 3u);
+  EXPECT_EQ(shape.pod_group_endpoints, 0u);
+  EXPECT_EQ(data_groups_across_pods(c, layout), 16u);
+}
+
+// Context parallelism: when no pod can hold whole stages, pods hold whole CP groups instead. TP 8 x CP 4
+// x DP 8 x PP 4 on 1,024 A100s: stages of 256 NICs need 20 L = 256 k, L a multiple of 64 (> 26), so the
+// CP groups' 32 NICs decide: L = 24 (480 NICs = 15 CP groups), 52 leaves in 3 pods.
+TEST(Layout, DerivedPodsFallBackToContextParallelGroups) {
+  network::ClusterSpec c = hdr_cluster(128);
+  TrainingSpec spec = megatron_gpt(32, 4096, 32);
+  spec.parallel.tensor = 8;
+  spec.parallel.context = 4;
+  spec.parallel.pipeline = 4;
+  spec.model.sequence = 8192;
+  spec.parallel.global_batch = 64;
+  const TrainingLayout layout(spec, c.devices());
+  ASSERT_EQ(layout.devices_per_role(), 256u);
+  align_pods_to_job(c, spec);
+  EXPECT_EQ(c.scale_out.fat_tree.job_group_endpoints, (std::vector<std::uint32_t>{256, 32}));
+  const network::FatTreeShape shape = network::plan_fat_tree(c, 0);
+  EXPECT_EQ(shape.leaves_per_pod, 24u);
+  EXPECT_EQ(shape.pod_group_endpoints, 32u);
+  EXPECT_EQ(shape.pods, 3u);
+  const std::vector<network::NodeId> pod =
+      pods_from_topology(network::build_topology(c, network::RoutingMode::ecmp));
+  for (std::uint32_t device = 0; device < layout.devices(); ++device) {
+    for (const std::uint32_t m : layout.group(device, GroupKind::context)) EXPECT_EQ(pod[m], pod[device]) << device;
+  }
 }
 
 }  // namespace

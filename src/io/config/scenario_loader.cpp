@@ -13,6 +13,7 @@
 #include "io/config/tco_loader.hpp"
 #include "io/config/workload_loader.hpp"
 #include "io/config/yaml_reader.hpp"
+#include "models/workload/job_pods.hpp"
 #include "partition/partitioner.hpp"
 
 namespace rackscale::io {
@@ -340,6 +341,9 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
   scenario.cluster = read_cluster(r.require("cluster"), presets_dir, locations);
   scenario.network = read_network(r.find("network"), scenario.cluster.scale_out.kind, locations);
   scenario.workload = read_workload(r.require("workload"), scenario.cluster, locations);
+  // Derived fat-tree pods hold whole data-parallel groups of a training job where they fit.
+  if (scenario.workload.kind == models::WorkloadKind::training)
+    models::workload::align_pods_to_job(scenario.cluster, scenario.workload.training);
   scenario.simulation = read_simulation(r.find("simulation"), scenario.workload.kind, locations);
   scenario.tco = read_tco(r.find("tco"), scenario.cluster, locations);
   // Only once the tree is known good: emitting a hostile one (a million keys) is wasted time.

@@ -59,7 +59,7 @@ double read_grid(const MapReader& r, const char* preset_key, const char* intensi
 
 void read_prices(const ConfigNode& node, const std::string& path, tco::TcoSettings& s, KeyLocations* locations) {
   const MapReader r(node, path,
-                    {"accelerator", "server_factor", "nic", "switch", "optics_per_port", "network", "network_share",
+                    {"accelerator", "server_factor", "nics_in_server", "nic", "switch", "optics_per_port", "network", "network_share",
                      "facility_per_mw", "cloud_per_device_hour"},
                     locations);
   tco::Prices& p = s.inputs.prices;
@@ -71,6 +71,9 @@ void read_prices(const ConfigNode& node, const std::string& path, tco::TcoSettin
   }
   p.server_factor = r.optional("server_factor", p.server_factor,
                                [](const ConfigNode& n, const std::string& k) { return read_number(n, k, 1.0); });
+  p.nics_in_server = r.optional("nics_in_server", p.nics_in_server, [](const ConfigNode& n, const std::string& k) {
+    return read_enum<bool>(n, k, {{"true", true}, {"false", false}});
+  });
   // auto (the default): each unit at its preset's price; a number prices every unit of the kind.
   const auto override_price = [&](const char* key, std::optional<double>& price) {
     if (const ConfigNode* n = r.find(key)) price = read_auto_or(*n, r.path_of(key), read_price);

@@ -46,6 +46,11 @@ struct FatTreeSpec {
   std::uint32_t endpoints_per_leaf = 0;    // fat_tree: NIC ports of a leaf; 0: derived from the radix
   std::uint32_t leaves_per_pod = 0;        // 3 tiers: leaves under a pod's spines; 0: derived
   std::uint32_t pod_endpoints = 0;         // 3 tiers: NICs per pod (leaves_per_pod x NICs per leaf); 0: derived
+  // Not a config key: the NIC spans of a training job's communication-heavy groups (a pipeline stage,
+  // which holds its data-parallel groups; then expert- and context-parallel groups), most preferred
+  // first, set from the job by workload::align_pods_to_job. A derived pod (neither key above set) then
+  // holds a whole number of the first span that fits, as a user would size pods for the job.
+  std::vector<std::uint32_t> job_group_endpoints;
   // Switches of the upper tiers when they differ from cluster.scale_out.switch (a modular chassis as
   // the spines of large pods, for example).
   std::optional<SwitchSpec> spine_switch;

@@ -200,7 +200,13 @@ TcoReport compute_tco(const TcoInputs& in, const RunMeasures& m) {
   r.hosts_capex_usd = (p.server_factor - 1.0) * r.accelerators_capex_usd;
   const double servers = r.accelerators_capex_usd + r.hosts_capex_usd;
   const NetworkCost3 net = network_cost(in, notes);
-  const double nics_usd = net.usd[0], switches_usd = net.usd[1], optics_usd = net.usd[2];
+  // NICs bought with the servers are in the server factor's price already: no network capex of their own.
+  const double nics_usd = p.nics_in_server ? 0.0 : net.usd[0];
+  const double switches_usd = net.usd[1], optics_usd = net.usd[2];
+  if (p.network == NetworkCost::itemized && p.nics_in_server && net.usd[0] > 0) {
+    notes.push_back("NICs priced in the servers (tco.prices.nics_in_server): no network capex of their own; their "
+                    "energy and embodied carbon are counted");
+  }
   if (p.network == NetworkCost::itemized) {
     r.network_capex_usd = nics_usd + switches_usd + optics_usd;
   } else {

@@ -49,6 +49,11 @@ enum class NetworkCost {
 struct Prices {
   double accelerator_usd = 25'000;        // ASSUMPTION: H100-class price (see default_accelerator_price_usd)
   double server_factor = 1.64;            // Cottier et al. 2024: server = 1.64 x its accelerators' cost
+  // The scale-out NICs come with the servers and are priced by server_factor, which Cottier et al. read
+  // from DGX system prices (a DGX A100 / H100 ships with its 8 compute ConnectX NICs): charging them
+  // again as network capex would count them twice. false: a server without NICs, bought separately.
+  // Either way their power and embodied carbon are the network's NIC rows (docs/tco.md, "Capex").
+  bool nics_in_server = true;
   // Network units: their presets' prices, unless one of these prices every unit of its kind
   // (tco.prices.nic, switch, optics_per_port). A preset without a price takes the fallback.
   std::optional<double> nic_usd;

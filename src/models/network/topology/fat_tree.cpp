@@ -112,6 +112,9 @@ std::string describe(const FatTreeShape& shape) {
   if (shape.tiers == 3) {
     text += fmt::format(", {} ({} up per spine) in {} pods of {} leaves", count(shape.cores, "core", "cores"),
                         shape.spine_up, shape.pods, shape.leaves_per_pod);
+    if (shape.pod_group_endpoints > 0) {
+      text += fmt::format(" (sized to hold whole groups of {} NICs of the job)", shape.pod_group_endpoints);
+    }
   }
   return text;
 }

@@ -63,8 +63,30 @@ std::string oversubscription_text(const FatTreeShape& shape, bool both) {
   return text;
 }
 
-// Leaves per pod (3 tiers): as set, or the most a spine can serve with one cable per leaf.
-std::uint32_t plan_pod_leaves(const FatTreeSpec& spec, const FatTreeShape& shape, std::uint32_t spine_down) {
+// Derived pods for a training job: the most leaves, up to `most` (a multiple of `multiple`), whose NICs
+// are a whole number of the job's first group span that fits, with the cores still able to reach every
+// pod; 0 when no span fits (the pods stay as the radix gives them). Megatron's device order keeps each
+// such group on consecutive devices, so a pod boundary that falls between groups cuts none of them.
+// Only above an oversubscribed spine tier: at 1:1 a group across pods loses no bandwidth (two more hops
+// of latency), and smaller pods would only add spines and cores.
+std::uint32_t pod_leaves_for_job(const FatTreeSpec& spec, const FatTreeShape& shape, std::uint32_t leaf_endpoints,
+                                 std::uint32_t multiple, std::uint32_t most, std::uint32_t& span_out) {
+  if (!(shape.spine_oversubscription > 1)) return 0;
+  for (const std::uint32_t span : spec.job_group_endpoints) {
+    if (span == 0) continue;
+    for (std::uint32_t pod = most; pod >= multiple; pod -= multiple) {
+      if (std::uint64_t{pod} * leaf_endpoints % span != 0) continue;
+      if (ceil_div(shape.leaves, pod) > shape.radix[2]) break;  // smaller pods only need more core ports
+      span_out = span;
+      return pod;
+    }
+  }
+  return 0;
+}
+
+// Leaves per pod (3 tiers): as set; or the most a spine can serve with one cable per leaf, made a whole
+// number of a training job's groups where one fits (pod_leaves_for_job).
+std::uint32_t plan_pod_leaves(const FatTreeSpec& spec, FatTreeShape& shape, std::uint32_t spine_down) {
   const std::uint32_t leaf_endpoints = shape.rail ? shape.nodes_per_group : shape.leaf_down;
   const std::uint32_t multiple = shape.rail ? shape.rails : 1;  // rail trees keep whole rail groups in a pod
   std::uint32_t pod = spec.leaves_per_pod;
@@ -88,6 +110,10 @@ std::uint32_t plan_pod_leaves(const FatTreeSpec& spec, const FatTreeShape& shape
                  "a 3-tier rail fat tree puts whole rail groups ({} leaves each) in a pod, but {}:1 at the spines of "
                  "{}-port switches leaves only {} ports down",
                  shape.rails, shape.spine_oversubscription, shape.radix[1], spine_down);
+    }
+    if (const std::uint32_t aligned =
+            pod_leaves_for_job(spec, shape, leaf_endpoints, multiple, pod, shape.pod_group_endpoints)) {
+      return aligned;
     }
     return pod;
   }

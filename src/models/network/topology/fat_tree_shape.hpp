@@ -41,6 +41,7 @@ struct FatTreeShape {
   std::uint32_t leaves = 0;
   std::uint32_t leaves_per_pod = 0;
   std::uint32_t pods = 1;
+  std::uint32_t pod_group_endpoints = 0;  // derived pods hold whole job groups of this many NICs; 0: not aligned
   NodeId first_node = 0;             // the first leaf; compute nodes come before
 
   [[nodiscard]] std::uint32_t leaf_of(std::uint32_t endpoint) const noexcept {
