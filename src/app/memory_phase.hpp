@@ -24,6 +24,10 @@ class MemoryPhase {
 // The innermost phase marked now, or "setting up" when none is.
 [[nodiscard]] std::string current_memory_phase();
 
+// The run's memory estimate ("1.2 GiB per rank on 2 ranks (...)", memory_estimate.hpp), quoted by the
+// messages below as how much was being built; none until set.
+void set_memory_estimate(const std::string& described);
+
 // The message for an allocation failure on `rank`, naming the phase and how to fit.
 [[nodiscard]] std::string out_of_memory_message(int rank);
 // The same, written to standard error without allocating (for mimalloc's error callback, main.cpp), then

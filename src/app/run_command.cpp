@@ -10,6 +10,8 @@
 
 #include "app/collective_run.hpp"
 #include "app/exit_codes.hpp"
+#include "app/memory_fit.hpp"
+#include "app/memory_limit.hpp"
 #include "app/scenario_errors.hpp"
 #include "io/config/config_error.hpp"
 #include "io/config/scenario_loader.hpp"
@@ -44,6 +46,7 @@ RunCommand::RunCommand(CLI::App& parent, const ConsoleOptions& console)
   add_window_timeout_option(*command_, options_.window_timeout_seconds);
   add_trace_options(*command_, trace_);
   add_checkpoint_options(*command_, options_.checkpoints);
+  add_max_memory_option(*command_, max_memory_);
   command_->add_flag("--force", output_.force, "Replace the --output or --trace file if it exists");
 }
 
@@ -67,6 +70,16 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
     scenario = io::load_scenario(config_, overrides_);
   } catch (const io::ConfigError& e) {
     return fail(kExitBadInput, e.what());
+  }
+  // Before anything is built or any file touched: a run that cannot fit is refused whole.
+  try {
+    const MemoryVerdict memory = check_memory_fits(comm, scenario, max_memory_);
+    if (!memory.refusal.empty()) {
+      if (memory.printer) std::cerr << "rackscale run: " << memory.refusal << '\n';
+      return kExitInfeasible;
+    }
+  } catch (const std::invalid_argument& e) {
+    return fail(kExitBadInput, locate_error(scenario, e.what()));
   }
   PreparedTrace trace = prepare_trace(comm, scenario, trace_, output_.force);
   if (!trace.problem.empty()) return fail(kExitBadInput, trace.problem);

@@ -28,6 +28,7 @@ class RunCommand final : public Command {
   OutputOptions output_;
   TraceOptions trace_;
   bool json_ = false;
+  std::uint64_t max_memory_ = 0;  // --max-memory; 0: not given
 };
 
 }  // namespace rackscale::app

@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "app/exit_codes.hpp"
+#include "app/memory_estimate.hpp"
+#include "app/memory_limit.hpp"
 #include "app/scenario_errors.hpp"
 #include "io/bom_figures.hpp"
 #include "io/config/config_error.hpp"
@@ -44,6 +46,8 @@ ValidateCommand::ValidateCommand(CLI::App& parent)
   command_->add_flag("--bom", bom_,
                      "Also print the network's bill of materials: NICs, switches and cables by tier, their price and power");
   command_->add_flag("--resolved", resolved_, "Also print the config after presets and overrides (YAML)");
+  command_->add_option("--ranks", ranks_, "Estimate the memory of a run on this many ranks (default: the ranks validate runs on)")
+      ->check(CLI::Range(1, 1 << 24));
 }
 
 int ValidateCommand::execute(const boost::mpi::communicator& comm) {
@@ -51,8 +55,10 @@ int ValidateCommand::execute(const boost::mpi::communicator& comm) {
   const bool printer = comm.rank() == 0;
   models::Scenario scenario;
   net::Topology topology;
+  MemoryEstimate memory;
   try {
     scenario = io::load_scenario(config_, overrides_);
+    memory = estimate_memory(scenario, ranks_ > 0 ? ranks_ : comm.size());
     topology = net::build_topology(scenario.cluster, scenario.network.routing);
   } catch (const io::ConfigError& e) {
     // The loader's message is already "file:line:column: key: ..."; print it bare so editors can jump to it.
@@ -79,6 +85,9 @@ int ValidateCommand::execute(const boost::mpi::communicator& comm) {
   line("switches", io::with_commas(topology.switch_count()));
   line("links", io::with_commas(topology.link_count()));
   line("topology", topology.description);
+  line("memory", fmt::format("{} estimated", describe_estimate(memory)));
+  const std::optional<MemoryLimit> limit = find_memory_limit(0);
+  if (limit) line("", fmt::format("limit {} per node ({})", io::format_bytes(static_cast<double>(limit->bytes)), limit->source));
   std::optional<models::tco::BillOfMaterials> bom;
   if (bom_) {
     bom = models::tco::bill_of_materials(topology, cluster, net::plan_cabling(topology, cluster),
@@ -106,6 +115,13 @@ int ValidateCommand::execute(const boost::mpi::communicator& comm) {
     j["switches"] = topology.switch_count();
     j["links"] = topology.link_count();
     j["topology"] = topology.description;
+    nlohmann::ordered_json m;
+    m["ranks"] = memory.ranks;
+    m["per_rank_bytes"] = memory.per_rank;
+    m["local_devices"] = memory.local_devices;
+    for (const auto& part : memory.parts) m["parts"].push_back({{"what", part.what}, {"bytes", part.bytes}});
+    if (limit) m["limit"] = {{"bytes", limit->bytes}, {"source", limit->source}};
+    j["memory_estimate"] = m;
     if (bom) j["bom"] = io::bom_json(*bom);
     std::cout << j.dump() << '\n';
   }

@@ -1,6 +1,7 @@
 #pragma once
-// `rackscale validate CONFIG [--set k=v ...] [--json] [--bom] [--resolved]`: loads a scenario, checks every value,
-// builds its topology and prints what it describes, without simulating anything. Exit 2 on a bad config.
+// `rackscale validate CONFIG [--set k=v ...] [--json] [--bom] [--resolved] [--ranks N]`: loads a scenario,
+// checks every value, builds its topology and prints what it describes and the memory a run would need
+// (memory_estimate.hpp), without simulating anything. Exit 2 on a bad config.
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@ class ValidateCommand final : public Command {
   bool json_ = false;
   bool resolved_ = false;
   bool bom_ = false;
+  int ranks_ = 0;  // --ranks: estimate memory for this many ranks (0: the ranks it runs on)
 };
 
 }  // namespace rackscale::app

@@ -20,6 +20,10 @@ unsigned bits_for(std::size_t devices) {
 }
 }  // namespace
 
+std::size_t FlowPathCache::table_bytes(std::size_t devices) noexcept {
+  return (std::size_t{1} << bits_for(devices)) * sizeof(Path);
+}
+
 const FlowPathCache::Path* FlowPathCache::find(NodeId src, NodeId dst, std::uint64_t flow) {
   if (paths_.empty()) {
     bits_ = bits_for(topology_.device_count());

@@ -33,6 +33,8 @@ class FlowPathCache {
   };
 
   explicit FlowPathCache(const Topology& topology) : topology_(topology) {}
+  // The table's size, once allocated, for a cluster of `devices` (for memory estimates).
+  [[nodiscard]] static std::size_t table_bytes(std::size_t devices) noexcept;
 
   // The path of `flow` from device node `src` to device node `dst` (src != dst), or nullptr when it has
   // more than kMaxHops hops. Throws std::logic_error on a routing loop.

@@ -12,6 +12,10 @@ unsigned bits_for(std::size_t devices) {
 }
 }  // namespace
 
+std::size_t PathLatencyCache::table_bytes(std::size_t devices) noexcept {
+  return (std::size_t{1} << bits_for(devices)) * sizeof(Entry);
+}
+
 PathLatencyCache::PathLatencyCache(const Topology& topology)
     : topology_(topology), bits_(bits_for(topology.device_count())), entries_(std::size_t{1} << bits_) {}
 

@@ -18,6 +18,8 @@ class PathLatencyCache {
   // its few groups, and they to it), from 2^14 to 2^20 (16 MiB). Fewer, and at 100k devices a third of
   // the lookups walked the path again.
   explicit PathLatencyCache(const Topology& topology);
+  // The table's size for a cluster of `devices` (for memory estimates).
+  [[nodiscard]] static std::size_t table_bytes(std::size_t devices) noexcept;
   [[nodiscard]] pdes::SimTime between(NodeId src, NodeId dst);
   [[nodiscard]] pdes::SimTime between_devices(std::uint32_t src_device, std::uint32_t dst_device) {
     return between(topology_.devices[src_device], topology_.devices[dst_device]);

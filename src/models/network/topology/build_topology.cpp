@@ -1,5 +1,6 @@
 #include "models/network/build_topology.hpp"
 
+#include "models/network/topology/check_cluster.hpp"
 #include "models/network/topology/dragonfly.hpp"
 #include "models/network/topology/fat_tree.hpp"
 #include "models/network/topology/scale_up.hpp"
@@ -8,9 +9,9 @@
 
 namespace rackscale::models::network {
 namespace {
-
 // Far beyond any real cluster, and low enough that node and port counts stay within 32 bits.
 constexpr std::uint64_t kMaxDevices = std::uint64_t{1} << 30;
+}  // namespace
 
 void check_cluster(const ClusterSpec& cluster) {
   if (cluster.nodes == 0) spec_error("cluster.nodes", "expected at least 1; got 0");
@@ -24,8 +25,6 @@ void check_cluster(const ClusterSpec& cluster) {
                cluster.devices_per_node, cluster.nics_per_node);
   }
 }
-
-}  // namespace
 
 namespace {
 Topology build_fabric(const ClusterSpec& cluster, RoutingMode routing) {
