@@ -5,6 +5,7 @@
 #include <functional>
 #include <iostream>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 #include <boost/mpi/collectives/all_reduce.hpp>
@@ -96,7 +97,30 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
   const coll::FabricFigures figures = coll::fabric_figures(scenario.cluster, layout);
   coll::CollectiveOptions collective_options;
   const auto run_start = std::chrono::steady_clock::now();
-  for (const std::uint64_t size : sizes) {
+  // Checkpoints: every size's engine is checkpointed as one run's, with the sweep's position (the size
+  // it is at, the windows of the sizes before, their results) in front; a restart skips to that size.
+  // --stop-after-windows counts the windows of the whole sweep.
+  const pdes::CheckpointIdentity identity{
+      "collective", options.config_hash, pdes::partition_hash(net::lp_rank_map(topology, rack_rank, comm.size()))};
+  std::uint64_t first_size = 0, windows_before = 0;
+  RestartState restart;
+  if (!options.checkpoints.restart.empty()) {
+    restart = read_restart(comm, options.checkpoints, identity);
+    try {
+      std::istringstream bytes(restart.position, std::ios::binary);
+      pdes::CheckpointReader in(bytes);
+      in & first_size & windows_before & report.results;
+    } catch (const std::exception& e) {
+      throw pdes::CheckpointRefused(
+          fmt::format("checkpoint {}: the sweep's position is unreadable ({})", options.checkpoints.restart, e.what()));
+    }
+    if (first_size >= sizes.size() || report.results.size() != first_size)
+      throw pdes::CheckpointRefused(fmt::format("checkpoint {}: it stopped at size {} of {} with {} results",
+                                                options.checkpoints.restart, first_size, sizes.size(),
+                                                report.results.size()));
+  }
+  for (std::uint64_t index = first_size; index < sizes.size(); ++index) {
+    const std::uint64_t size = sizes[index];
     const coll::BenchBuffer buffer = coll::bench_buffer(bench.op, size, bench.data_type, n);
     const std::uint64_t bytes = buffer.bytes;
     call.bytes = bytes;
@@ -113,11 +137,21 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
       return std::make_unique<coll::CollectiveBenchDevice>(
           coll::make_collective_engine(scenario.cluster, topology, collective_options, layouts), call, stats);
     });
-    // A sweep's engines cannot be checkpointed: --checkpoint and --restart are refused at the first.
-    prepare_checkpoints(comm, engine, options.checkpoints,
-                        {"collective", options.config_hash, pdes::partition_hash(engine.rank_map())});
+    CheckpointOptions size_options = options.checkpoints;
+    const bool resumed = !size_options.restart.empty() && index == first_size;
+    if (!resumed) size_options.restart.clear();
+    if (size_options.stop_after_windows != 0)
+      size_options.stop_after_windows = std::max<std::uint64_t>(1, size_options.stop_after_windows - std::min(size_options.stop_after_windows, windows_before));
+    prepare_checkpoints(comm, engine, size_options, identity,
+                        {[&](pdes::CheckpointWriter& out) { out & network.counters & stats; },
+                         [&](pdes::CheckpointReader& in) { in & network.counters & stats; },
+                         [&](pdes::CheckpointWriter& out) { out & index & windows_before & report.results; }},
+                        resumed ? &restart : nullptr);
     const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
-    throw_if_stopped(engine_stats, options.checkpoints);
+    pdes::EngineStats sweep_stats = engine_stats;
+    sweep_stats.windows += windows_before;
+    throw_if_stopped(sweep_stats, options.checkpoints);
+    windows_before += engine_stats.windows;
 
     coll::CollectivePoint point;
     point.bytes = bytes;
