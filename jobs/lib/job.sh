@@ -148,12 +148,12 @@ rs_simulate() {
   return "$code"
 }
 
-# Whether the task's workload can be checkpointed (traffic; docs/cli.md): asked of `rackscale validate`,
-# which reads the config with the same --set overrides.
+# Whether the task's workload can be checkpointed (traffic, training and collective runs; docs/cli.md):
+# asked of `rackscale validate`, which reads the config with the same --set overrides.
 rs_can_checkpoint() {
   local -a check=("$RACKSCALE" validate "$RS_CONFIG" --json) set
   for set in "${RS_SETS[@]}" "${RS_RUN_SETS[@]}"; do check+=(--set "$set"); done
-  "${check[@]}" 2>/dev/null | tail -n 1 | grep -q '"workload":"traffic"'
+  "${check[@]}" 2>/dev/null | tail -n 1 | grep -Eq '"workload":"(traffic|training|collective)"'
 }
 
 rs_job_main() {

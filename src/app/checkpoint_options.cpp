@@ -5,6 +5,10 @@
 #include <chrono>
 #include <cstring>
 #include <filesystem>
+#include <sstream>
+
+#include <boost/mpi/collectives/all_reduce.hpp>
+#include <boost/mpi/operations.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -44,8 +48,40 @@ double parse_wall_duration(const std::string& text) {
   return value * scale;
 }
 
+namespace {
+// A rank's state for a run of several engines: the position's size (8 bytes, native order), the
+// position, the engine's state.
+std::string with_position(const std::function<void(pdes::CheckpointWriter&)>& save_position, const std::string& engine) {
+  std::ostringstream bytes(std::ios::binary);
+  {
+    pdes::CheckpointWriter out(bytes);
+    save_position(out);
+  }
+  const std::string position = std::move(bytes).str();
+  const std::uint64_t size = position.size();
+  std::string state(sizeof size, '\0');
+  std::memcpy(state.data(), &size, sizeof size);
+  return state + position + engine;
+}
+}  // namespace
+
+RestartState read_restart(const boost::mpi::communicator& comm, const CheckpointOptions& options,
+                          const pdes::CheckpointIdentity& identity) {
+  const std::string state = pdes::read_checkpoint_file(comm, options.restart, identity);
+  std::uint64_t size = 0;
+  const bool whole = state.size() >= sizeof size &&
+                     (std::memcpy(&size, state.data(), sizeof size), size <= state.size() - sizeof size);
+  // The file's checksums passed, so a state that does not split is one written by another kind of run.
+  const int broken = boost::mpi::all_reduce(comm, whole ? 0 : 1, boost::mpi::maximum<int>());
+  if (broken != 0)
+    throw pdes::CheckpointRefused(
+        fmt::format("checkpoint {}: a rank's state does not start with its place in the {} run's sequence",
+                    options.restart, identity.workload));
+  return {state.substr(sizeof size, size), state.substr(sizeof size + size)};
+}
+
 void prepare_checkpoints(const boost::mpi::communicator& comm, pdes::Engine& engine, const CheckpointOptions& options,
-                         const pdes::CheckpointIdentity& identity, ModelState model) {
+                         const pdes::CheckpointIdentity& identity, ModelState model, const RestartState* restart) {
   pdes::CheckpointHooks hooks;
   hooks.stop_after_windows = options.stop_after_windows;
   if (!options.every.empty()) {
@@ -55,14 +91,15 @@ void prepare_checkpoints(const boost::mpi::communicator& comm, pdes::Engine& eng
   }
   if ((!options.checkpoint.empty() || !options.restart.empty()) && !engine.all_lps_checkpointable())
     throw pdes::CheckpointRefused(fmt::format(
-        "--checkpoint and --restart: a {} run cannot be checkpointed yet (covered: PHOLD and traffic workloads; "
-        "docs/cli.md)",
+        "--checkpoint and --restart: a {} run cannot be checkpointed: one of its models cannot save its state "
+        "(docs/reliability.md lists what is covered)",
         identity.workload));
   if (!options.checkpoint.empty()) {
-    hooks.write = [&comm, path = options.checkpoint, identity](const std::string& state, pdes::SimTime resume_at,
-                                                               std::uint64_t windows) {
+    hooks.write = [&comm, path = options.checkpoint, identity, save_position = model.save_position](
+                      const std::string& state, pdes::SimTime resume_at, std::uint64_t windows) {
       const auto start = std::chrono::steady_clock::now();
-      pdes::write_checkpoint_file(comm, path, identity, resume_at, windows, state);
+      pdes::write_checkpoint_file(comm, path, identity, resume_at, windows,
+                                  save_position ? with_position(save_position, state) : state);
       std::error_code ec;
       spdlog::info("checkpoint {} written after {} windows: {} bytes in {:.3f} s (this rank's state {} bytes)", path,
                    windows, std::filesystem::file_size(path, ec),
@@ -74,7 +111,8 @@ void prepare_checkpoints(const boost::mpi::communicator& comm, pdes::Engine& eng
   engine.set_checkpoint_hooks(std::move(hooks));
   if (options.restart.empty()) return;
   const auto start = std::chrono::steady_clock::now();
-  const std::string state = pdes::read_checkpoint_file(comm, options.restart, identity);
+  const std::string state =
+      restart != nullptr ? restart->engine : pdes::read_checkpoint_file(comm, options.restart, identity);
   try {
     engine.restore_from(state);
   } catch (const std::invalid_argument& e) {

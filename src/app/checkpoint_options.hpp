@@ -38,14 +38,32 @@ void add_checkpoint_options(CLI::App& command, CheckpointOptions& options);
 struct ModelState {
   std::function<void(pdes::CheckpointWriter&)> save;
   std::function<void(pdes::CheckpointReader&)> load;
+  // A run made of several engines in turn (a collective benchmark's sizes) says where it is in the
+  // sequence: saved in front of the engine's state, so that a restart reads it (read_restart) before it
+  // builds the engine to restore. Null: the run is one engine.
+  std::function<void(pdes::CheckpointWriter&)> save_position;
 };
 
+// A --restart file's state of this rank, for a run of several engines: its position in the sequence
+// (ModelState::save_position) and the state of the engine it stopped in.
+struct RestartState {
+  std::string position;
+  std::string engine;
+};
+// Collective: reads and checks the --restart file (options.restart, which must be set) and splits it.
+// Throws pdes::CheckpointRefused on every rank.
+[[nodiscard]] RestartState read_restart(const boost::mpi::communicator& comm, const CheckpointOptions& options,
+                                        const pdes::CheckpointIdentity& identity);
+
 // Collective, after every LP is added and before engine.run(): checks the options, sets the engine up
-// to write checkpoints and stop, and restores the --restart state. Throws pdes::CheckpointRefused on
-// every rank (exit 2) for a bad option, a workload whose LPs cannot be checkpointed, or a checkpoint
+// to write checkpoints and stop, and restores the --restart state (for a run of several engines, the
+// engine part of `restart` instead: the --restart file is read once, by read_restart, and only the
+// engine the run stopped in is restored; the later ones start afresh). Throws pdes::CheckpointRefused
+// on every rank (exit 2) for a bad option, a workload whose LPs cannot be checkpointed, or a checkpoint
 // that is unreadable or not for this run.
 void prepare_checkpoints(const boost::mpi::communicator& comm, pdes::Engine& engine, const CheckpointOptions& options,
-                         const pdes::CheckpointIdentity& identity, ModelState model = {});
+                         const pdes::CheckpointIdentity& identity, ModelState model = {},
+                         const RestartState* restart = nullptr);
 
 // A run that stopped at a window boundary before its end (a stop signal or --stop-after-windows).
 // Thrown on every rank; the message says why, when, and how to continue (exit 4).

@@ -5,6 +5,7 @@
 #include <functional>
 #include <iostream>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 #include <boost/mpi/collectives/all_reduce.hpp>
@@ -43,6 +44,36 @@ using models::accelerator::CollectiveKind;
 namespace {
 double max_over_ranks(const boost::mpi::communicator& comm, double value) {
   return boost::mpi::all_reduce(comm, value, boost::mpi::maximum<double>());
+}
+
+// A restarted sweep: reads the --restart file and, from the position in front of the engine's state,
+// the size it stopped in, the windows of the sizes before it and their results. Collective; throws
+// pdes::CheckpointRefused on every rank (the position is the same on every rank).
+RestartState resume_sweep(const boost::mpi::communicator& comm, const CheckpointOptions& options,
+                          const pdes::CheckpointIdentity& identity, std::size_t sizes, std::uint64_t& index,
+                          std::uint64_t& windows_before, std::vector<coll::CollectivePoint>& results) {
+  RestartState restart = read_restart(comm, options, identity);
+  try {
+    std::istringstream bytes(restart.position, std::ios::binary);
+    pdes::CheckpointReader in(bytes);
+    in & index & windows_before & results;
+  } catch (const std::exception& e) {
+    throw pdes::CheckpointRefused(fmt::format("checkpoint {}: the sweep's position is unreadable ({})", options.restart, e.what()));
+  }
+  if (index >= sizes || results.size() != index)
+    throw pdes::CheckpointRefused(fmt::format("checkpoint {}: it stopped at size {} of {} with {} results", options.restart,
+                                              index, sizes, results.size()));
+  return restart;
+}
+
+// The checkpoint options of one size's engine: only the size a restart resumes is restored, and
+// --stop-after-windows counts the windows of the whole sweep (the engine counts its own).
+CheckpointOptions size_checkpoints(const CheckpointOptions& options, bool resumed, std::uint64_t windows_before) {
+  CheckpointOptions own = options;
+  if (!resumed) own.restart.clear();
+  if (own.stop_after_windows != 0)
+    own.stop_after_windows = own.stop_after_windows > windows_before ? own.stop_after_windows - windows_before : 1;
+  return own;
 }
 }  // namespace
 
@@ -96,7 +127,17 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
   const coll::FabricFigures figures = coll::fabric_figures(scenario.cluster, layout);
   coll::CollectiveOptions collective_options;
   const auto run_start = std::chrono::steady_clock::now();
-  for (const std::uint64_t size : sizes) {
+  // Checkpoints: every size's engine is checkpointed as one run's, with the sweep's position (the size
+  // it is at, the windows of the sizes before, their results) in front; a restart skips to that size.
+  // --stop-after-windows counts the windows of the whole sweep.
+  const pdes::CheckpointIdentity identity{
+      "collective", options.config_hash, pdes::partition_hash(net::lp_rank_map(topology, rack_rank, comm.size()))};
+  std::uint64_t first_size = 0, windows_before = 0;
+  RestartState restart;
+  if (!options.checkpoints.restart.empty())
+    restart = resume_sweep(comm, options.checkpoints, identity, sizes.size(), first_size, windows_before, report.results);
+  for (std::uint64_t index = first_size; index < sizes.size(); ++index) {
+    const std::uint64_t size = sizes[index];
     const coll::BenchBuffer buffer = coll::bench_buffer(bench.op, size, bench.data_type, n);
     const std::uint64_t bytes = buffer.bytes;
     call.bytes = bytes;
@@ -113,11 +154,17 @@ coll::CollectiveReport run_collective(const boost::mpi::communicator& comm, cons
       return std::make_unique<coll::CollectiveBenchDevice>(
           coll::make_collective_engine(scenario.cluster, topology, collective_options, layouts), call, stats);
     });
-    // A sweep's engines cannot be checkpointed: --checkpoint and --restart are refused at the first.
-    prepare_checkpoints(comm, engine, options.checkpoints,
-                        {"collective", options.config_hash, pdes::partition_hash(engine.rank_map())});
+    const bool resumed = !options.checkpoints.restart.empty() && index == first_size;
+    prepare_checkpoints(comm, engine, size_checkpoints(options.checkpoints, resumed, windows_before), identity,
+                        {[&](pdes::CheckpointWriter& out) { out & network.counters & stats; },
+                         [&](pdes::CheckpointReader& in) { in & network.counters & stats; },
+                         [&](pdes::CheckpointWriter& out) { out & index & windows_before & report.results; }},
+                        resumed ? &restart : nullptr);
     const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
-    throw_if_stopped(engine_stats, options.checkpoints);
+    pdes::EngineStats sweep_stats = engine_stats;
+    sweep_stats.windows += windows_before;
+    throw_if_stopped(sweep_stats, options.checkpoints);
+    windows_before += engine_stats.windows;
 
     coll::CollectivePoint point;
     point.bytes = bytes;

@@ -130,7 +130,8 @@ TrafficReport run_traffic(const boost::mpi::communicator& comm, const models::Sc
   prepare_checkpoints(comm, engine, options.checkpoints,
                       {"traffic", options.config_hash, pdes::partition_hash(engine.rank_map())},
                       {[&](pdes::CheckpointWriter& out) { out & network.counters & stats; },
-                       [&](pdes::CheckpointReader& in) { in & network.counters & stats; }});
+                       [&](pdes::CheckpointReader& in) { in & network.counters & stats; },
+                       nullptr});
   const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
   throw_if_stopped(engine_stats, options.checkpoints);
 

@@ -64,6 +64,11 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   } catch (const std::invalid_argument& e) {
     return fail(kExitBadInput, e.what());
   }
+  // A trace holds the spans of the whole run in memory; a restarted run would write only the spans
+  // after its checkpoint.
+  if (!trace_.path.empty() && (!options_.checkpoints.checkpoint.empty() || !options_.checkpoints.restart.empty()))
+    return fail(kExitBadInput, "--trace cannot be combined with --checkpoint or --restart: a restarted run would "
+                               "trace only what it simulates after its checkpoint");
   models::Scenario scenario;
   const auto load_start = std::chrono::steady_clock::now();
   try {

@@ -208,9 +208,12 @@ wl::TrainingReport run_training(const boost::mpi::communicator& comm, const mode
   spdlog::debug("{} LPs on this rank", engine.local_lps().size());
 
   phase.set(fmt::format("simulating {} devices", report.devices));
-  // Training's LPs cannot be checkpointed yet: --checkpoint and --restart are refused here.
+  // A training run's state outside its LPs: the rank's port counters and collective tallies.
   prepare_checkpoints(comm, engine, options.checkpoints,
-                      {"training", options.config_hash, pdes::partition_hash(engine.rank_map())});
+                      {"training", options.config_hash, pdes::partition_hash(engine.rank_map())},
+                      {[&](pdes::CheckpointWriter& out) { out & network.counters & tallies; },
+                       [&](pdes::CheckpointReader& in) { in & network.counters & tallies; },
+                       nullptr});
   const pdes::EngineStats engine_stats = engine.run(scenario.simulation.end);
   throw_if_stopped(engine_stats, options.checkpoints);
 

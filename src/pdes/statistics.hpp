@@ -44,6 +44,11 @@ struct EngineStats {
 struct EngineTotals {
   std::vector<EngineStats> per_rank;
   EngineStats total;
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    ar & per_rank & total;  // the archive's includer brings boost/serialization/vector.hpp
+  }
 };
 
 // Peak resident set size of this process so far (getrusage), in bytes.

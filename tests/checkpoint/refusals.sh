@@ -3,9 +3,9 @@
 # wrong, before anything is simulated: another rank count, config, placement or workload, a truncated
 # or corrupted file, a file that is not a checkpoint, a missing one; and bad options. A checkpoint that
 # cannot be written stops the run with exit 1 and the file's name.
-#   refusals.sh MPIRUN RACKSCALE TRAFFIC_CONFIG TRAINING_CONFIG WORK
+#   refusals.sh MPIRUN RACKSCALE TRAFFIC_CONFIG TRAINING_CONFIG COLLECTIVE_CONFIG WORK
 set -u
-mpirun=$1 rackscale=$2 config=$3 training=$4 work=$5
+mpirun=$1 rackscale=$2 config=$3 training=$4 collective=$5 work=$6
 rm -rf "$work" && mkdir -p "$work" || exit 1
 ck=$work/checkpoint
 failures=0
@@ -65,9 +65,32 @@ expect 2 "checkpoint $work/missing: no such file" run2_with --restart "$work/mis
 expect 2 "--checkpoint-every needs --checkpoint FILE" run1_with --checkpoint-every 10min
 expect 2 "--checkpoint-every: expected a positive number with a unit of s, min or h \(such as 30min\); got '10 parsecs'" \
   run1_with --checkpoint "$ck" --checkpoint-every "10 parsecs"
-expect 2 "--checkpoint and --restart: a training run cannot be checkpointed yet" \
-  "$rackscale" run "$training" --set cluster.nodes=4 --set cluster.nodes_per_rack=1 --checkpoint "$work/t"
-[ ! -e "$work/t" ] || { echo "FAILED: a refused training run wrote $work/t" >&2; failures=$((failures + 1)); }
+expect 2 "--trace cannot be combined with --checkpoint or --restart" \
+  "$rackscale" run "$training" --trace "$work/trace.json" --checkpoint "$work/t"
+[ ! -e "$work/t" ] && [ ! -e "$work/trace.json" ] || { echo "FAILED: a refused training run wrote a file" >&2; failures=$((failures + 1)); }
+
+# A training checkpoint and a collective benchmark's: restarted on another rank count, with another
+# config or as another workload.
+train2_with() { "$mpirun" -np 2 "$rackscale" run "$training" --set network.fidelity=analytical --set workload.iterations=1 "$@"; }
+train1_with() { "$rackscale" run "$training" --set network.fidelity=analytical --set workload.iterations=1 "$@"; }
+tck=$work/training-checkpoint
+expect 4 "checkpoint written to $tck" train2_with --stop-after-windows 50 --checkpoint "$tck"
+expect 2 "checkpoint $tck \(byte 12\): it was written by 2 rank\(s\); restart it on 2 rank\(s\) \(this run has 1\)" \
+  train1_with --restart "$tck"
+expect 2 "checkpoint $tck \(byte 16\): it was written for another config" \
+  train2_with --set workload.parallel.micro_batch=2 --restart "$tck"
+expect 2 "checkpoint $tck \(byte 24\): it was written with another placement of LPs on ranks" \
+  train2_with --partition block --restart "$tck"
+expect 2 "checkpoint $tck \(byte 52\): it was written by a training run; this is a collective run" \
+  "$mpirun" -np 2 "$rackscale" run "$collective" --restart "$tck"
+cck=$work/collective-checkpoint
+expect 4 "checkpoint written to $cck" "$mpirun" -np 2 "$rackscale" run "$collective" --set network.collectives=messages \
+  --stop-after-windows 40 --checkpoint "$cck"
+expect 2 "checkpoint $cck \(byte 12\): it was written by 2 rank\(s\); restart it on 2 rank\(s\) \(this run has 1\)" \
+  "$rackscale" run "$collective" --set network.collectives=messages --restart "$cck"
+expect 2 "checkpoint $cck \(byte 16\): it was written for another config" \
+  "$mpirun" -np 2 "$rackscale" run "$collective" --set network.collectives=messages --set workload.max_bytes=1MiB \
+  --restart "$cck"
 
 # A checkpoint that cannot be written: exit 1, named, and the earlier checkpoint is untouched.
 cp "$ck" "$work/before"

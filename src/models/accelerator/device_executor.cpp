@@ -143,6 +143,36 @@ std::uint32_t DeviceExecutor::collective_key_of(OpIndex i) const {
   return static_cast<std::uint32_t>((static_cast<std::uint64_t>(iteration_) * span + id) % kCollectiveKeyLimit);
 }
 
+collectives::CollectiveCall DeviceExecutor::call_of(OpIndex i, std::vector<std::uint32_t> members) {
+  const Op& op = index_->program().ops[i];
+  collectives::CollectiveCall call;
+  call.kind = op.collective;
+  call.algorithm = op.algorithm;
+  call.bytes = op.bytes;
+  call.members = std::move(members);
+  role_->group(op.group, call.members, call.rank);
+  std::uint64_t& print = fingerprints_[static_cast<std::size_t>(op.group)];
+  if (print == 0) print = collectives::members_fingerprint(call.members);
+  call.fingerprint = print;
+  call.key = collective_key_of(i);
+  return call;
+}
+
+collectives::CollectiveEngine::Completion DeviceExecutor::completion_of(OpIndex i) {
+  // Two words of capture, which std::function keeps inline: no allocation per call.
+  return [this, i](const collectives::CallRecord& record) {
+    const Op& done = index_->program().ops[i];
+    CollectiveTally& t =
+        tallies_.by_group_and_kind[static_cast<std::size_t>(done.group)][static_cast<std::size_t>(done.collective)];
+    ++t.calls;
+    t.bytes += record.bytes;
+    const pdes::SimTime took = record.end - record.start;
+    t.time += took;
+    t.longest = std::max(t.longest, took);
+    finish_soon(*device_, i);
+  };
+}
+
 void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
   const Op& op = index_->program().ops[i];
   const pdes::SimTime now = device.time();
@@ -157,28 +187,8 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
     }
     case OpKind::collective: {
       in_flight_.push_back({i, {now, blocker_}});
-      collectives::CollectiveCall call;
-      call.kind = op.collective;
-      call.algorithm = op.algorithm;
-      call.bytes = op.bytes;
-      call.members = std::move(members_);
-      role_->group(op.group, call.members, call.rank);
-      std::uint64_t& print = fingerprints_[static_cast<std::size_t>(op.group)];
-      if (print == 0) print = collectives::members_fingerprint(call.members);
-      call.fingerprint = print;
-      call.key = collective_key_of(i);
-      // Two words of capture, which std::function keeps inline: no allocation per call.
-      collectives_->start(device, call, [this, i](const collectives::CallRecord& record) {
-        const Op& done = index_->program().ops[i];
-        CollectiveTally& t =
-            tallies_.by_group_and_kind[static_cast<std::size_t>(done.group)][static_cast<std::size_t>(done.collective)];
-        ++t.calls;
-        t.bytes += record.bytes;
-        const pdes::SimTime took = record.end - record.start;
-        t.time += took;
-        t.longest = std::max(t.longest, took);
-        finish_soon(*device_, i);
-      });
+      collectives::CollectiveCall call = call_of(i, std::move(members_));
+      collectives_->start(device, call, completion_of(i));
       // The engine keeps no reference to the list. A small one is kept for the next call (the frequent
       // tensor-parallel groups); keeping a data-parallel group's would cost 3 KiB per device at 100k.
       if (call.members.capacity() <= kKeptMembers) members_ = std::move(call.members);

@@ -94,6 +94,11 @@ struct CollectiveTally {
   std::uint64_t bytes = 0;
   pdes::SimTime time = 0;      // summed over calls (end - start at this device)
   pdes::SimTime longest = 0;
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    ar & calls & bytes & time & longest;
+  }
 };
 
 struct DeviceStats {
@@ -107,6 +112,12 @@ struct DeviceStats {
 // sums, so ranks' tallies add up exactly.
 struct CollectiveTallies {
   std::array<std::array<CollectiveTally, 5>, 7> by_group_and_kind{};
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    for (auto& row : by_group_and_kind)
+      for (CollectiveTally& tally : row) ar & tally;
+  }
 };
 
 class DeviceExecutor final : public network::DeviceBehaviour {
@@ -118,6 +129,11 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   void start(network::DeviceLp& device) override;
   void on_event(network::DeviceLp& device, const pdes::Event& event) override;
   void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
+  // Checkpoints (device_executor_checkpoint.cpp): the iteration's progress, what waits, the statistics
+  // and the collective engine's calls in flight. What the program and role derive is not saved.
+  [[nodiscard]] bool checkpointable() const override { return true; }
+  void save(boost::archive::binary_oarchive& out) const override;
+  void load(network::DeviceLp& device, boost::archive::binary_iarchive& in) override;
 
   [[nodiscard]] const DeviceStats& stats() const noexcept { return stats_; }
   // Ops finished over all iterations, out of iterations x ops per iteration: how far this device is,
@@ -135,6 +151,10 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   [[nodiscard]] bool ready(OpIndex op) const;
   [[nodiscard]] std::uint64_t pipeline_tag_of(const Op& op) const;
   [[nodiscard]] std::uint32_t collective_key_of(OpIndex op) const;
+  // The call of collective op `op` in this iteration, its member list filled into `members`.
+  [[nodiscard]] collectives::CollectiveCall call_of(OpIndex op, std::vector<std::uint32_t> members);
+  // Where the call of op `op` reports its end.
+  [[nodiscard]] collectives::CollectiveEngine::Completion completion_of(OpIndex op);
 
   const AcceleratorSpec& accelerator_;
   std::shared_ptr<const ProgramIndex> index_;

@@ -7,6 +7,11 @@
 
 #include "models/network/device_lp.hpp"
 
+namespace boost::archive {
+class binary_oarchive;
+class binary_iarchive;
+}  // namespace boost::archive
+
 namespace rackscale::models::collectives {
 
 inline constexpr std::uint32_t kNoPeer = 0xFFFF'FFFFu;
@@ -67,6 +72,11 @@ class CallState {
   // Appends every message this member sends over the whole call, whatever the order of arrivals (a
   // closed-form call charges them to the ports their routes cross, closed_form.hpp). Nothing by default.
   virtual void list_sends(std::vector<SentMessages>& /*out*/) const {}
+  // Checkpoints (pdes/checkpoint.hpp): what has changed since the constructor. A restored call is built
+  // again from its CollectiveCall, the way it was first (the plan is a function of the call), and
+  // load() puts its progress back; it is not begun again.
+  virtual void save(boost::archive::binary_oarchive& out) const = 0;
+  virtual void load(boost::archive::binary_iarchive& in) = 0;
 };
 
 // Appends `parts` nearly equal parts of `total` bytes (split()) to `dst_device`: at most two entries.

@@ -1,5 +1,8 @@
 #include "models/collectives/closed_form.hpp"
 
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+
 #include <algorithm>
 #include <utility>
 
@@ -81,5 +84,15 @@ void ClosedFormMachine::end_at(network::DeviceLp& device, Outbox& out, pdes::Sim
 }
 
 void ClosedFormMachine::wake(network::DeviceLp& /*device*/, Outbox& /*out*/) { finished_ = true; }
+
+// A saved call has begun: its traffic is charged (in the port counters) and not needed again.
+void ClosedFormMachine::save(boost::archive::binary_oarchive& out) const {
+  out & last_start_ & arrivals_ & finished_;
+}
+
+void ClosedFormMachine::load(boost::archive::binary_iarchive& in) {
+  traffic_ = nullptr;
+  in & last_start_ & arrivals_ & finished_;
+}
 
 }  // namespace rackscale::models::collectives

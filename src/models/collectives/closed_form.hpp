@@ -54,6 +54,8 @@ class ClosedFormMachine final : public CallState {
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;
   void wake(network::DeviceLp& device, Outbox& out) override;
   [[nodiscard]] bool finished() const override { return finished_; }
+  void save(boost::archive::binary_oarchive& out) const override;
+  void load(boost::archive::binary_iarchive& in) override;
 
  private:
   void end_at(network::DeviceLp& device, Outbox& out, pdes::SimTime at);

@@ -17,6 +17,13 @@ struct BenchStats {
   pdes::SimTime last_end = 0;
   std::uint64_t completed = 0;  // members that finished
   Algorithm algorithm = Algorithm::automatic;  // what ran (the same on every member)
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    auto ran = static_cast<std::uint8_t>(algorithm);
+    ar & first_start & last_end & completed & ran;
+    algorithm = static_cast<Algorithm>(ran);
+  }
 };
 
 class CollectiveBenchDevice final : public network::DeviceBehaviour {
@@ -31,8 +38,16 @@ class CollectiveBenchDevice final : public network::DeviceBehaviour {
   void start(network::DeviceLp& device) override;
   void on_event(network::DeviceLp& device, const pdes::Event& event) override;
   void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
+  // Checkpoints: the engine's call in flight (the stats are the rank's, saved with the run's state).
+  [[nodiscard]] bool checkpointable() const override { return true; }
+  void save(boost::archive::binary_oarchive& out) const override;
+  void load(network::DeviceLp& device, boost::archive::binary_iarchive& in) override;
 
  private:
+  // This device's rank in the call; false: it takes no part.
+  [[nodiscard]] bool take_rank(std::uint32_t device);
+  [[nodiscard]] CollectiveEngine::Completion completion();
+
   std::unique_ptr<CollectiveEngine> engine_;
   CollectiveCall& call_;
   BenchStats& stats_;

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <unordered_map>
 
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
 #include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
 
@@ -13,6 +15,7 @@
 #include "models/collectives/collective_plan.hpp"
 #include "models/collectives/member_layouts.hpp"
 #include "models/collectives/send_pacer.hpp"
+#include "pdes/checkpoint_containers.hpp"
 
 namespace rackscale::models::collectives {
 
@@ -60,15 +63,7 @@ class Engine final : public CollectiveEngine, private Outbox {
       throw std::invalid_argument(fmt::format("collective: device {} started call {} while a call with that key is "
                                               "still running",
                                               device.device(), call.key));
-    const std::uint64_t print = call.fingerprint != 0 ? call.fingerprint : members_fingerprint(call.members);
-    const MemberLayout& layout = layouts_->of(cluster_, call.members, print);
-    CallPlan plan;
-    if (use_closed_form(cluster_, layout, device.network().spec)) {
-      const CallMemo& memo = closed_form_memo(call, print, layout);
-      plan = plan_closed_form(call, memo.timing, *memo.traffic);  // begun below, before the memo can change
-    } else {
-      plan = plan_call(cluster_, call, options_, layout);
-    }
+    CallPlan plan = plan_for(device, call);  // begun below, before the memo can change
     Active a;
     a.record = {call.key, call.kind, plan.algorithm, call.bytes, static_cast<std::uint32_t>(call.members.size()),
                 device.time(), device.time()};
@@ -120,6 +115,60 @@ class Engine final : public CollectiveEngine, private Outbox {
     finish_if_done(device, key);
   }
 
+  void save(boost::archive::binary_oarchive& out) const override {
+    pdes::save_sorted(out, early_, [&](const std::vector<network::Delivery>& waiting) {
+      std::uint64_t count = waiting.size();
+      out & count;
+      for (const network::Delivery& d : waiting) out & d.id & d.src_device & d.bytes & d.tag;
+    });
+    std::uint64_t calls = active_.size();
+    out & calls;
+    for (const Running& r : active_) {  // in start order, which finish_if_done's search follows
+      const CallRecord& record = r.active->record;
+      const auto algorithm = static_cast<std::uint8_t>(record.algorithm);
+      out & r.key & algorithm & record.start;
+      r.state->save(out);
+    }
+    const bool paced = pacer_ != nullptr;
+    out & paced;
+    if (paced) pacer_->save(out);
+  }
+
+  void load(network::DeviceLp& device, boost::archive::binary_iarchive& in, const Resume& resume) override {
+    pdes::load_sorted(in, early_, [&](std::vector<network::Delivery>& waiting) {
+      std::uint64_t count = 0;
+      in & count;
+      waiting.resize(count);
+      for (network::Delivery& d : waiting) in & d.id & d.src_device & d.bytes & d.tag;
+    });
+    std::uint64_t calls = 0;
+    in & calls;
+    active_.clear();
+    for (std::uint64_t c = 0; c < calls; ++c) {
+      std::uint32_t key = 0;
+      std::uint8_t algorithm = 0;
+      pdes::SimTime started = 0;
+      in & key & algorithm & started;
+      Resumed resumed = resume(key);
+      const CollectiveCall& call = *resumed.call;
+      CallPlan plan = plan_for(device, call);
+      if (call.key != key || !plan.state || static_cast<std::uint8_t>(plan.algorithm) != algorithm)
+        throw std::invalid_argument(fmt::format("device {}'s collective call {} does not plan again as it was saved",
+                                                device.device(), key));
+      plan.state->load(in);
+      Active a;
+      a.record = {key, call.kind, plan.algorithm, call.bytes, static_cast<std::uint32_t>(call.members.size()), started,
+                  started};
+      a.done = std::move(resumed.done);
+      a.state = std::move(plan.state);
+      CallState* const state = a.state.get();
+      active_.push_back({key, state, std::make_unique<Active>(std::move(a))});
+    }
+    bool paced = false;
+    in & paced;
+    if (paced) pacer().load(in);
+  }
+
  private:
   void send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint32_t channel,
             std::uint32_t index) override {
@@ -157,6 +206,15 @@ class Engine final : public CollectiveEngine, private Outbox {
 
   void wake_at(network::DeviceLp& device, pdes::SimTime at) override {
     device.schedule(at - device.time(), kCollectiveTimerKind, pdes::to_payload(CallWakeUp{key_, kWakeCall}));
+  }
+
+  // How `call` runs: the closed form or a state machine sending messages (collective_plan.hpp).
+  CallPlan plan_for(network::DeviceLp& device, const CollectiveCall& call) {
+    const std::uint64_t print = call.fingerprint != 0 ? call.fingerprint : members_fingerprint(call.members);
+    const MemberLayout& layout = layouts_->of(cluster_, call.members, print);
+    if (!use_closed_form(cluster_, layout, device.network().spec)) return plan_call(cluster_, call, options_, layout);
+    const CallMemo& memo = closed_form_memo(call, print, layout);
+    return plan_closed_form(call, memo.timing, *memo.traffic);
   }
 
   void finish_if_done(network::DeviceLp& device, std::uint32_t key) {
@@ -254,6 +312,15 @@ std::uint64_t members_fingerprint(std::span<const std::uint32_t> members) noexce
     h ^= h >> 29;
   }
   return h;
+}
+
+void CollectiveEngine::save(boost::archive::binary_oarchive& /*out*/) const {
+  throw std::logic_error("this collective engine cannot be checkpointed");
+}
+
+void CollectiveEngine::load(network::DeviceLp& /*device*/, boost::archive::binary_iarchive& /*in*/,
+                            const Resume& /*resume*/) {
+  throw std::logic_error("this collective engine cannot be checkpointed");
 }
 
 std::unique_ptr<CollectiveEngine> make_collective_engine(const network::ClusterSpec& cluster,

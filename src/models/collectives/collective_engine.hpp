@@ -20,6 +20,11 @@
 #include "pdes/event.hpp"
 #include "pdes/time.hpp"
 
+namespace boost::archive {
+class binary_oarchive;
+class binary_iarchive;
+}  // namespace boost::archive
+
 namespace rackscale::models::collectives {
 
 using accelerator::Algorithm;
@@ -90,6 +95,18 @@ class CollectiveEngine {
   // An event of kind kCollectiveTimerKind on this device: consumed.
   // (Engines that never schedule timers, such as test doubles, need not override it.)
   virtual void on_timer(network::DeviceLp& /*device*/, const pdes::Event& /*event*/) {}
+
+  // Checkpoints (pdes/checkpoint.hpp). A call in flight is saved as its key and progress; on restore the
+  // device's behaviour gives back, for each key, the call as it started it (which the engine plans
+  // again: plans are functions of their call) and where its completion goes. Engines that are not
+  // meant to be checkpointed (test doubles) throw std::logic_error.
+  struct Resumed {
+    const CollectiveCall* call = nullptr;  // valid until resume is called again (a member list is not copied)
+    Completion done;
+  };
+  using Resume = std::function<Resumed(std::uint32_t key)>;
+  virtual void save(boost::archive::binary_oarchive& out) const;
+  virtual void load(network::DeviceLp& device, boost::archive::binary_iarchive& in, const Resume& resume);
 };
 
 // One engine per device. `cluster` and `topology` describe the fabric (scale-up domains, bandwidths,

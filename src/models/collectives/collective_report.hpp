@@ -29,6 +29,15 @@ struct CollectivePoint {
   pdes::SimTime final_time = 0;  // its latest event time
   double wall_seconds = 0;       // this size's run (engine built, run, reduced), slowest rank
   pdes::EngineTotals engine;     // its engine's statistics (filled on rank 0)
+
+  // For the checkpoints of a sweep, which hold the sizes already done.
+  template <class Archive>
+  void serialize(Archive& ar, unsigned /*version*/) {
+    auto ran = static_cast<std::uint8_t>(algorithm);
+    ar & bytes & count & time & algbw & busbw & ran & channels & pieces & predicted_seconds & events & windows &
+        final_time & wall_seconds & engine;
+    algorithm = static_cast<accelerator::Algorithm>(ran);
+  }
 };
 
 struct CollectiveReport {

@@ -1,5 +1,8 @@
 #include "models/collectives/nvls.hpp"
 
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -111,6 +114,14 @@ void NvlsMachine::list_sends(std::vector<SentMessages>& out) const {
         append_parts(out, self, c, slice_bytes(c, slice), pieces_, Leg::out_of_switch);
     }
   }
+}
+
+void NvlsMachine::save(boost::archive::binary_oarchive& out) const {
+  out & group_.low & group_.high & expected_ & arrived_ & begun_;
+}
+
+void NvlsMachine::load(boost::archive::binary_iarchive& in) {
+  in & group_.low & group_.high & expected_ & arrived_ & begun_;
 }
 
 }  // namespace rackscale::models::collectives

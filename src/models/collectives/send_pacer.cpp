@@ -2,6 +2,11 @@
 
 #include <algorithm>
 #include <limits>
+#include <stdexcept>
+
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <fmt/format.h>
 
 #include "models/collectives/collective_engine.hpp"
 #include "models/network/output_port.hpp"
@@ -39,6 +44,21 @@ void SendPacer::send(network::DeviceLp& device, std::uint32_t dst_device, std::u
   const pdes::SimTime depart = std::max(now, port.free_at);
   port.free_at = depart + network::serialization_time(bytes, r.bandwidth);
   device.send_message(dst_device, bytes, flow, tag, depart - now);
+}
+
+void SendPacer::save(boost::archive::binary_oarchive& out) const {
+  std::uint64_t count = ports_.size();
+  out & count;
+  for (const Port& port : ports_) out & port.free_at;
+}
+
+void SendPacer::load(boost::archive::binary_iarchive& in) {
+  std::uint64_t count = 0;
+  in & count;
+  if (count > topology_.ports.size())
+    throw std::invalid_argument(fmt::format("a send pacer was saved with {} ports", count));
+  ports_.resize(count);
+  for (Port& port : ports_) in & port.free_at;
 }
 
 }  // namespace rackscale::models::collectives

@@ -18,6 +18,11 @@
 #include "models/network/device_lp.hpp"
 #include "models/network/topology.hpp"
 
+namespace boost::archive {
+class binary_oarchive;
+class binary_iarchive;
+}  // namespace boost::archive
+
 namespace rackscale::models::collectives {
 
 class SendPacer {
@@ -26,6 +31,10 @@ class SendPacer {
 
   void send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow,
             std::uint64_t tag);
+  // Checkpoints (pdes/checkpoint.hpp): the ports' free times. The routes are a cache of the topology's,
+  // found again when needed.
+  void save(boost::archive::binary_oarchive& out) const;
+  void load(boost::archive::binary_iarchive& in);
 
  private:
   struct Port {

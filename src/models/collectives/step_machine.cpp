@@ -1,9 +1,15 @@
 #include "models/collectives/step_machine.hpp"
 
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <boost/serialization/vector.hpp>
+
 #include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "pdes/checkpoint_containers.hpp"
 
 namespace rackscale::models::collectives {
 
@@ -155,6 +161,21 @@ void StepMachine::update_done(std::uint32_t channel, std::uint32_t k) {
     p.done = true;
     --unfinished_;
   }
+}
+
+// The plan is the call's; what moves is each piece's progress and the messages that came early.
+void StepMachine::save(boost::archive::binary_oarchive& out) const {
+  for (const Piece& p : pieces_state_) out & p.next_send & p.arrived & p.early & p.done & p.at_barrier;
+  pdes::save_sorted(out, early_far_);
+  for (const std::vector<std::uint32_t>& waiting : at_barrier_) out & waiting;
+  out & unfinished_;
+}
+
+void StepMachine::load(boost::archive::binary_iarchive& in) {
+  for (Piece& p : pieces_state_) in & p.next_send & p.arrived & p.early & p.done & p.at_barrier;
+  pdes::load_sorted(in, early_far_);
+  for (std::vector<std::uint32_t>& waiting : at_barrier_) in & waiting;
+  in & unfinished_;
 }
 
 }  // namespace rackscale::models::collectives

@@ -66,6 +66,8 @@ class StepMachine final : public CallState {
   void begin(network::DeviceLp& device, Outbox& out) override;
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;
   [[nodiscard]] bool finished() const override { return unfinished_ == 0; }
+  void save(boost::archive::binary_oarchive& out) const override;
+  void load(boost::archive::binary_iarchive& in) override;
   void list_sends(std::vector<SentMessages>& out) const override;
 
  private:

@@ -1,5 +1,9 @@
 #include "models/collectives/tree.hpp"
 
+#include <boost/archive/binary_iarchive.hpp>
+#include <boost/archive/binary_oarchive.hpp>
+#include <boost/serialization/array.hpp>
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -147,6 +151,25 @@ void TreeMachine::pump_down(network::DeviceLp& device, Outbox& out, std::uint32_
     else
       for (std::uint32_t i = 0; i < ch.child_count; ++i) credit(device, out, ch.children[i], channel, reduce_credit, k);
   }
+}
+
+// The channels' links are the call's; what moves is their progress and the pieces'.
+void TreeMachine::save(boost::archive::binary_oarchive& out) const {
+  for (const Channel& c : channels_) {
+    const ChannelState& p = c.progress;
+    out & p.up_sent & p.up_credits & p.passed_down & p.down_sent & p.down_credits;
+  }
+  for (const PieceState& s : state_) out & s.reduced_from & s.down;
+  out & done_;
+}
+
+void TreeMachine::load(boost::archive::binary_iarchive& in) {
+  for (Channel& c : channels_) {
+    ChannelState& p = c.progress;
+    in & p.up_sent & p.up_credits & p.passed_down & p.down_sent & p.down_credits;
+  }
+  for (PieceState& s : state_) in & s.reduced_from & s.down;
+  in & done_;
 }
 
 }  // namespace rackscale::models::collectives

@@ -58,6 +58,8 @@ class alignas(64) TreeMachine final : public CallState {
   void begin(network::DeviceLp& device, Outbox& out) override;
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;
   [[nodiscard]] bool finished() const override { return done_ == channels_.size() * std::size_t{pieces_}; }
+  void save(boost::archive::binary_oarchive& out) const override;
+  void load(boost::archive::binary_iarchive& in) override;
   void list_sends(std::vector<SentMessages>& out) const override;
 
   // Message phases: data up and down, and the credits that return for each.

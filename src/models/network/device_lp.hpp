@@ -28,10 +28,11 @@ class DeviceBehaviour {
   virtual void on_delivery(DeviceLp& /*device*/, const Delivery& /*delivery*/) {}
   virtual void finish(DeviceLp& /*device*/) {}
   // Checkpoints (pdes::LogicalProcess::checkpointable): a behaviour that can be saved says so and saves
-  // what changes after its constructor.
+  // what changes after its constructor. A restored behaviour is not start()ed: load() gets the device
+  // it runs on instead.
   [[nodiscard]] virtual bool checkpointable() const { return false; }
   virtual void save(boost::archive::binary_oarchive& /*out*/) const {}
-  virtual void load(boost::archive::binary_iarchive& /*in*/) {}
+  virtual void load(DeviceLp& /*device*/, boost::archive::binary_iarchive& /*in*/) {}
 };
 
 class DeviceLp final : public NetworkNodeLp {

@@ -1,6 +1,5 @@
 // Checkpoints of the network's LPs (pdes/checkpoint.hpp): what a node, a device and a switch hold
-// that changes during a run. Unordered maps are saved in key order, so a node's checkpoint bytes do
-// not depend on its hash tables' history.
+// that changes during a run.
 #include <algorithm>
 #include <stdexcept>
 #include <unordered_map>
@@ -14,41 +13,17 @@
 #include "models/network/device_lp.hpp"
 #include "models/network/network_node_lp.hpp"
 #include "models/network/switch_lp.hpp"
+#include "pdes/checkpoint_containers.hpp"
 
 namespace rackscale::models::network {
-namespace {
-template <class Value, class SaveValue>
-void save_map(boost::archive::binary_oarchive& out, const std::unordered_map<MessageId, Value>& map, SaveValue save) {
-  std::vector<MessageId> keys;
-  keys.reserve(map.size());
-  for (const auto& entry : map) keys.push_back(entry.first);
-  std::sort(keys.begin(), keys.end());
-  std::uint64_t count = keys.size();
-  out & count;
-  for (MessageId key : keys) {
-    out & key;
-    save(map.at(key));
-  }
-}
-
-template <class Value, class LoadValue>
-void load_map(boost::archive::binary_iarchive& in, std::unordered_map<MessageId, Value>& map, LoadValue load) {
-  std::uint64_t count = 0;
-  in & count;
-  map.clear();
-  for (std::uint64_t i = 0; i < count; ++i) {
-    MessageId key = 0;
-    in & key;
-    load(map[key]);
-  }
-}
-}  // namespace
+using pdes::load_sorted;
+using pdes::save_sorted;
 
 void NetworkNodeLp::save_node(boost::archive::binary_oarchive& out) const {
   std::uint64_t ports = ports_.size();
   out & ports;
   for (const OutputPort& port : ports_) out & port.free_at;
-  save_map(out, last_hop_, [&](const LastHop& h) { out & h.chunks & h.bytes & h.last_tail; });
+  save_sorted(out, last_hop_, [&](const LastHop& h) { out & h.chunks & h.bytes & h.last_tail; });
 }
 
 void NetworkNodeLp::load_node(boost::archive::binary_iarchive& in) {
@@ -57,19 +32,19 @@ void NetworkNodeLp::load_node(boost::archive::binary_iarchive& in) {
   if (ports != ports_.size())
     throw std::invalid_argument(fmt::format("node {} was saved with {} ports and has {}", node(), ports, ports_.size()));
   for (OutputPort& port : ports_) in & port.free_at;
-  load_map(in, last_hop_, [&](LastHop& h) { in & h.chunks & h.bytes & h.last_tail; });
+  load_sorted(in, last_hop_, [&](LastHop& h) { in & h.chunks & h.bytes & h.last_tail; });
 }
 
 void DeviceLp::save(boost::archive::binary_oarchive& out) const {
   save_node(out);
-  save_map(out, reassembly_, [&](const Reassembly& r) { out & r.chunks & r.bytes & r.last_tail; });
+  save_sorted(out, reassembly_, [&](const Reassembly& r) { out & r.chunks & r.bytes & r.last_tail; });
   behaviour_->save(out);
 }
 
 void DeviceLp::load(boost::archive::binary_iarchive& in) {
   load_node(in);
-  load_map(in, reassembly_, [&](Reassembly& r) { in & r.chunks & r.bytes & r.last_tail; });
-  behaviour_->load(in);
+  load_sorted(in, reassembly_, [&](Reassembly& r) { in & r.chunks & r.bytes & r.last_tail; });
+  behaviour_->load(*this, in);
 }
 
 void SwitchLp::save(boost::archive::binary_oarchive& out) const {

@@ -34,7 +34,7 @@ void TrafficDevice::save(boost::archive::binary_oarchive& out) const {
   out & counts_.messages_sent & counts_.bytes_sent & counts_.messages_received & counts_.bytes_received;
 }
 
-void TrafficDevice::load(boost::archive::binary_iarchive& in) {
+void TrafficDevice::load(network::DeviceLp& /*device*/, boost::archive::binary_iarchive& in) {
   in & counts_.messages_sent & counts_.bytes_sent & counts_.messages_received & counts_.bytes_received;
 }
 

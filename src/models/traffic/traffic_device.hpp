@@ -30,7 +30,7 @@ class TrafficDevice final : public network::DeviceBehaviour {
   void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
   [[nodiscard]] bool checkpointable() const override { return true; }
   void save(boost::archive::binary_oarchive& out) const override;
-  void load(boost::archive::binary_iarchive& in) override;
+  void load(network::DeviceLp& device, boost::archive::binary_iarchive& in) override;
 
   // This device's own figures: the per-device rows of the results file.
   struct Counts {
