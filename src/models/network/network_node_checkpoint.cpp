@@ -45,6 +45,8 @@ void load_map(boost::archive::binary_iarchive& in, std::unordered_map<MessageId,
 }  // namespace
 
 void NetworkNodeLp::save_node(boost::archive::binary_oarchive& out) const {
+  if (train_)
+    throw std::logic_error(fmt::format("node {} holds train fidelity's state, which checkpoints do not cover", node()));
   std::uint64_t ports = ports_.size();
   out & ports;
   for (const OutputPort& port : ports_) out & port.free_at;
