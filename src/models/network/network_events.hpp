@@ -23,7 +23,7 @@ enum NetworkEventKind : pdes::EventKind {
   // Train fidelity (train_fabric.hpp):
   kTrainRun = 8,       // a run of chunks of a message reaches a node (payload: encode_run)
   kTrainHeldRun = 9,   // self-event: a run the node kept back reaches its port (encode_held_run; aux: port)
-  kTrainCut = 10,      // the node before took back a run's chunks from [1] on: [0] message, [1] chunk
+  kTrainCut = 10,      // the node before took back chunks from [1] on of its [2]-th run of message [0]
   kTrainFinalize = 11, // self-event at the node before the destination: [0] message, [1] token
   // Device behaviours (traffic generators, accelerator programs) number their kinds from here.
   kFirstBehaviourKind = 100,

@@ -59,7 +59,10 @@ void TrainFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
   switch (event.kind) {
     case kTrainRun: on_run(node, decode_run(event)); return;
     case kTrainHeldRun: on_held_run(node, event); return;
-    case kTrainCut: on_cut(node, event.payload[0], static_cast<std::uint32_t>(event.payload[1])); return;
+    case kTrainCut:
+      on_cut(node, event.payload[0], static_cast<std::uint32_t>(event.payload[2]),
+             static_cast<std::uint32_t>(event.payload[1]));
+      return;
     case kTrainFinalize: on_finalize(node, event.payload[0], static_cast<std::uint32_t>(event.payload[1])); return;
     default: chunks_.on_event(node, event);  // chunks (per-chunk paths), messages that cross no link
   }
@@ -70,14 +73,18 @@ void TrainFabric::on_run(NetworkNodeLp& at, Run run) {
   state.dst = run.dst;
   state.tag = run.tag;
   run.first = state.received;
-  if (!state.pending_cuts.empty() && run.first + run.count > state.pending_cuts.front()) {
-    // Sent before the node upstream took its later chunks back; they come again.
-    const std::uint32_t cut = state.pending_cuts.front();
-    if (cut <= run.first)
-      throw std::logic_error(fmt::format("node {}: message {:#x} cut at chunk {} before its run from chunk {}",
-                                         at.node(), run.message, cut, run.first));
+  const std::uint32_t number = state.runs_received++;
+  std::uint32_t cut = TrainMessage::kWhole;
+  std::erase_if(state.pending_cuts, [&](const std::pair<std::uint32_t, std::uint32_t>& c) {
+    if (c.first != number) return false;
+    cut = std::min(cut, c.second);
+    return true;
+  });
+  if (cut != TrainMessage::kWhole) {  // sent before the node upstream took its later chunks back; they come again
+    if (cut <= run.first || cut >= run.first + run.count)
+      throw std::logic_error(fmt::format("node {}: run {} of message {:#x} (chunks {} to {}) cut at chunk {}", at.node(),
+                                         number, run.message, run.first, run.first + run.count - 1, cut));
     run = run.prefix(cut - run.first, settings_.forwarding, settings_.chunk_bytes);
-    state.pending_cuts.erase(state.pending_cuts.begin());
   }
   state.received += run.count;
   pass(at, run);
@@ -138,6 +145,7 @@ void TrainFabric::pass(NetworkNodeLp& at, const Run& run) {
     std::uint32_t aux = 0;
     const pdes::Payload payload = encode_run(forward, aux);
     at.emit(out.peer, forward.head - now, kTrainRun, payload, aux);
+    port.run_number = state.runs_sent++;
   }
   port.holds = taken.count > 1 && taken.last_head() > now;
   if (port.holds) {
@@ -164,7 +172,7 @@ void TrainFabric::cut_held(NetworkNodeLp& at, PortIndex index, std::uint32_t kee
       ++state.token;
     }
   } else {
-    at.emit(out.peer, out.latency, kTrainCut, {held.message, held.first + keep, 0, 0});
+    at.emit(out.peer, out.latency, kTrainCut, {held.message, held.first + keep, port.run_number, 0});
   }
   if (again) hold_back(at, index, held.suffix(keep), state.generation);
   port.run = held.prefix(keep, settings_.forwarding, settings_.chunk_bytes);
@@ -176,16 +184,16 @@ void TrainFabric::hold_back(NetworkNodeLp& at, PortIndex index, const Run& rest,
   at.emit(at.node(), rest.head - at.current_time(), kTrainHeldRun, encode_held_run(rest, generation), index);
 }
 
-void TrainFabric::on_cut(NetworkNodeLp& at, MessageId message, std::uint32_t chunk) {
+void TrainFabric::on_cut(NetworkNodeLp& at, MessageId message, std::uint32_t run_number, std::uint32_t chunk) {
   TrainNodeState& node = at.train_state();
   TrainMessage& state = node.messages[message];
-  if (state.received <= chunk) {  // the run it cuts is still on its way (behind the runs of earlier cuts)
-    state.pending_cuts.insert(std::upper_bound(state.pending_cuts.begin(), state.pending_cuts.end(), chunk), chunk);
+  if (run_number >= state.runs_received) {  // the run it cuts is still on its way
+    state.pending_cuts.emplace_back(run_number, chunk);
     return;
   }
-  // Chunks from `chunk` on are here already. Upstream held the run with them, the last it sent: every
-  // run still on its way is before it, so no cut still waiting applies any more.
-  state.pending_cuts.clear();
+  if (state.received <= chunk)
+    throw std::logic_error(fmt::format("node {}: message {:#x} cut at chunk {} with {} chunks in", at.node(), message,
+                                       chunk, state.received));
   state.cuts.push_back(chunk);
   ++state.generation;
   state.received = chunk;

@@ -35,7 +35,7 @@ class TrainFabric final : public Fabric {
  private:
   void on_run(NetworkNodeLp& at, Run run);
   void on_held_run(NetworkNodeLp& at, const pdes::Event& event);
-  void on_cut(NetworkNodeLp& at, MessageId message, std::uint32_t chunk);
+  void on_cut(NetworkNodeLp& at, MessageId message, std::uint32_t run_number, std::uint32_t chunk);
   void on_finalize(NetworkNodeLp& at, MessageId message, std::uint32_t token);
   // `run` (its head here now) is passed to its output port.
   void pass(NetworkNodeLp& at, const Run& run);
