@@ -49,6 +49,7 @@ void TrainFabric::send(NetworkNodeLp& source, const Message& message) {
   run.bytes_end = static_cast<std::uint32_t>(message.bytes - (chunks - 1) * size);
   run.ends_message = true;  // the data is all in memory: every head is here now, no tail to wait for
   TrainMessage& state = source.train_state().messages[message.id];
+  state = TrainMessage{};  // an id is reused once delivered
   state.dst = dst;
   state.tag = run.tag;
   state.received = run.count;
@@ -70,6 +71,8 @@ void TrainFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
 
 void TrainFabric::on_run(NetworkNodeLp& at, Run run) {
   TrainMessage& state = at.train_state().messages[run.message];  // may exist: a cut can come before its run
+  // A sender reuses a message's id once it has been delivered: a record whose message has left is stale.
+  if (state.ended) state = TrainMessage{};
   state.dst = run.dst;
   state.tag = run.tag;
   run.first = state.received;
