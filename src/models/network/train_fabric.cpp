@@ -105,8 +105,8 @@ void TrainFabric::on_held_run(NetworkNodeLp& at, const pdes::Event& event) {
   const auto it = node.messages.find(run.message);
   if (it == node.messages.end()) return;  // the message has left: this part was taken back upstream
   const TrainMessage& state = it->second;
-  if (generation < state.generation) {  // upstream took back chunks from cuts[generation] on; they come again
-    const std::uint32_t limit = state.cuts[generation];
+  if (generation < state.generation) {  // upstream took back chunks from every later cut on; they come again
+    const std::uint32_t limit = *std::min_element(state.cuts.begin() + generation, state.cuts.end());
     if (limit <= run.first) return;
     run = run.prefix(std::min(run.count, limit - run.first), settings_.forwarding, settings_.chunk_bytes);
   }

@@ -23,6 +23,7 @@ struct TrainMessage {
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pending_cuts;
   std::uint32_t generation = 0;     // cuts from upstream that took back chunks already here
   std::vector<std::uint32_t> cuts;  // cuts[g]: the first chunk taken back by the cut that ended generation g
+  // (a run kept back in generation g keeps only the chunks below every cut from cuts[g] on)
   bool ended = false;               // its last chunk has left
   // At the node before the destination: what has left for it so far.
   std::uint64_t bytes = 0;
