@@ -1,3 +1,4 @@
+#include "models/network/fidelity.hpp"
 #include "io/collective_summary.hpp"
 
 #include <fmt/format.h>
@@ -33,8 +34,8 @@ std::string_view algorithm_name(CollectiveKind op, Algorithm algorithm) noexcept
 }
 
 namespace {
-const char* fidelity_name(const models::network::NetworkSpec& n) {
-  return n.fidelity == models::network::Fidelity::chunk ? "chunk" : "analytical";
+std::string fidelity_label(const models::network::NetworkSpec& n) {
+  return std::string(models::network::fidelity_name(n.fidelity));
 }
 
 // Each line of `text` as a comment of the log.
@@ -58,8 +59,8 @@ std::string collective_summary(const models::Scenario& s, const coll::Collective
                           s.description);
   preamble += fmt::format("cluster: {} devices, {} switches; {}\n", with_commas(r.cluster_devices),
                           with_commas(r.switches), r.topology);
-  preamble += fmt::format("network: {}{}\n", fidelity_name(s.network),
-                          s.network.fidelity == models::network::Fidelity::chunk
+  preamble += fmt::format("network: {}{}\n", fidelity_label(s.network),
+                          models::network::models_contention(s.network.fidelity)
                               ? fmt::format(" ({} chunks)", format_bytes(static_cast<double>(s.network.chunk_bytes)))
                               : std::string(" (no contention; senders paced per port)"));
   preamble += fmt::format("collective: {} over {} devices, algorithm {}; busbw = algbw x {:.4g} (nccl-tests)\n",
@@ -109,7 +110,7 @@ nlohmann::ordered_json collective_json(const models::Scenario& s, const coll::Co
           {"devices", r.devices},
           {"algorithm", algorithm_name(r.op, r.requested)},
           {"topology", r.topology},
-          {"fidelity", fidelity_name(s.network)},
+          {"fidelity", fidelity_label(s.network)},
           {"data_type", coll::data_type_name(bench.data_type)},
           {"redop", nccl_tests_redop(bench)},
           {"root", nccl_tests_root(bench)},

@@ -1,3 +1,4 @@
+#include "models/network/fidelity.hpp"
 #include "io/results_metadata.hpp"
 
 #include <ctime>
@@ -11,10 +12,6 @@
 namespace rackscale::io {
 
 namespace {
-const char* fidelity_name(models::network::Fidelity fidelity) {
-  return fidelity == models::network::Fidelity::chunk ? "chunk" : "analytical";
-}
-
 std::string utc_now() { return fmt::format("{:%Y-%m-%dT%H:%M:%SZ}", fmt::gmtime(std::time(nullptr))); }
 }  // namespace
 
@@ -47,7 +44,7 @@ void write_root_attributes(hdf5::File& file, const models::Scenario& scenario, c
   file.set_attribute("config_file", scenario.source_file);
   file.set_attribute("overrides", std::span<const std::string>(scenario.overrides));
   file.set_attribute("topology", run.topology);
-  file.set_attribute("network_fidelity", fidelity_name(scenario.network.fidelity));
+  file.set_attribute("network_fidelity", std::string(models::network::fidelity_name(scenario.network.fidelity)));
   file.set_attribute("seed", scenario.simulation.seed);
   file.set_attribute("ranks", static_cast<std::int64_t>(file.comm().size()));
   file.set_attribute("partition_method", run.partition_method);

@@ -1,3 +1,4 @@
+#include "models/network/fidelity.hpp"
 #include "io/traffic_summary.hpp"
 
 #include <algorithm>
@@ -14,13 +15,13 @@ namespace rackscale::io {
 
 namespace traffic = models::traffic;
 namespace {
-const char* fidelity_name(const models::network::NetworkSpec& n) {
-  return n.fidelity == models::network::Fidelity::chunk ? "chunk" : "analytical";
+std::string fidelity_label(const models::network::NetworkSpec& n) {
+  return std::string(models::network::fidelity_name(n.fidelity));
 }
 
 std::string network_line(const models::network::NetworkSpec& n) {
-  if (n.fidelity == models::network::Fidelity::analytical) return "analytical (no contention)";
-  return fmt::format("chunk ({} chunks, {})", format_bytes(static_cast<double>(n.chunk_bytes)),
+  if (!models::network::models_contention(n.fidelity)) return "analytical (no contention)";
+  return fmt::format("{} ({} chunks, {})", fidelity_label(n), format_bytes(static_cast<double>(n.chunk_bytes)),
                      n.forwarding == models::network::Forwarding::cut_through ? "cut-through" : "store-and-forward");
 }
 
@@ -65,7 +66,7 @@ std::string traffic_summary(const models::Scenario& s, const traffic::TrafficRep
   out += figures.render() + "\n";
 
   // Without contention a port can be offered more than it could carry; call it load, not utilization.
-  const bool analytical = s.network.fidelity == models::network::Fidelity::analytical;
+  const bool analytical = !models::network::models_contention(s.network.fidelity);
   const std::string mean_heading = analytical ? "mean load" : "mean util";
   const std::string max_heading = analytical ? "max load" : "max util";
   if (analytical) out += "link load = bytes / (bandwidth x makespan); analytical: no contention, so it may exceed 100 %\n";
@@ -102,7 +103,7 @@ nlohmann::ordered_json traffic_json(const models::Scenario& s, const traffic::Tr
                            {"cables", r.cables},
                            {"racks", r.racks},
                            {"topology", r.topology},
-                           {"fidelity", fidelity_name(s.network)}};
+                           {"fidelity", fidelity_label(s.network)}};
   add_figures(j, traffic_figures(r));
   j["link_classes"] = table_json(link_class_table(r));
   j["busiest_links"] = table_json(busiest_port_table(r));

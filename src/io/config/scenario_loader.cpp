@@ -1,3 +1,4 @@
+#include "models/network/fidelity.hpp"
 #include "io/config/scenario_loader.hpp"
 
 #include <algorithm>
@@ -264,7 +265,9 @@ net::NetworkSpec read_network(const ConfigNode* node, net::ScaleOutKind topology
   if (node == nullptr) return n;
   const MapReader r(*node, "network", {"fidelity", "chunk_size", "forwarding", "routing", "collectives"}, locations);
   n.fidelity = r.optional("fidelity", n.fidelity, [](const ConfigNode& v, const std::string& p) {
-    return read_enum<net::Fidelity>(v, p, {{"analytical", net::Fidelity::analytical}, {"chunk", net::Fidelity::chunk}});
+    EnumChoices<net::Fidelity> choices;
+    for (const net::FidelityInfo& f : net::fidelities()) choices.emplace_back(std::string(f.name), f.fidelity);
+    return read_enum<net::Fidelity>(v, p, choices);
   });
   n.collectives = r.optional("collectives", n.collectives, [](const ConfigNode& v, const std::string& p) {
     return read_enum<net::CollectiveModel>(v, p,

@@ -1,3 +1,4 @@
+#include "models/network/fidelity.hpp"
 #include "models/collectives/collective_engine.hpp"
 
 #include <algorithm>
@@ -175,7 +176,7 @@ class Engine final : public CollectiveEngine, private Outbox {
     const std::uint64_t tag = accelerator::collective_tag(key_, index);
     // One flow per channel (and per call), so ECMP hashes channels onto different paths.
     const std::uint64_t flow = (static_cast<std::uint64_t>(key_) << 32) | channel;
-    if (device.network().spec.fidelity == network::Fidelity::analytical)
+    if (!network::models_contention(device.network().spec.fidelity))
       pacer().send(device, dst_device, bytes, flow, tag);
     else
       device.send_message(dst_device, bytes, flow, tag);

@@ -1,3 +1,4 @@
+#include "models/network/fidelity.hpp"
 #include "models/collectives/collective_plan.hpp"
 
 #include <algorithm>
@@ -67,7 +68,7 @@ bool use_closed_form(const network::ClusterSpec& cluster, const MemberLayout& la
     case network::CollectiveModel::messages: return false;
     case network::CollectiveModel::automatic: break;
   }
-  if (network.fidelity == network::Fidelity::analytical) return true;
+  if (!network::models_contention(network.fidelity)) return true;
   // Inside one NVSwitch domain the fabric is non-blocking: only the call's own traffic meets at a port.
   return cluster.scale_up.kind == network::ScaleUpKind::nvswitch && layout.distinct_domains <= 1;
 }

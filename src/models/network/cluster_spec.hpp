@@ -106,7 +106,8 @@ struct ClusterSpec {
   }
 };
 
-enum class Fidelity { analytical, chunk };
+// The names, fabrics and properties of each: fidelity.hpp.
+enum class Fidelity { analytical, chunk, train };
 enum class Forwarding { cut_through, store_and_forward };
 enum class RoutingMode {
   ecmp,             // fat trees: one path per flow, by hash of (source, destination, flow)

@@ -66,6 +66,10 @@ void DeviceLp::handle(const pdes::Event& event) {
   switch (event.kind) {
     case kChunkArrival:
     case kMessageArrival:
+    case kTrainRun:
+    case kTrainHeldRun:
+    case kTrainCut:
+    case kTrainFinalize:
       network().fabric->on_event(*this, event);
       break;
     case kMultimemDelivery: {

@@ -4,16 +4,14 @@
 
 #include <fmt/format.h>
 
-#include "models/network/analytical_fabric.hpp"
-#include "models/network/chunk_fabric.hpp"
+#include "models/network/fidelity.hpp"
 #include "models/network/network_context.hpp"
 #include "models/network/network_node_lp.hpp"
 
 namespace rackscale::models::network {
 
 std::unique_ptr<Fabric> make_fabric(NetworkContext& context) {
-  if (context.spec.fidelity == Fidelity::chunk) return std::make_unique<ChunkFabric>(context);
-  return std::make_unique<AnalyticalFabric>(context);
+  return fidelity_info(context.spec.fidelity).make(context);
 }
 
 bool send_without_links(NetworkNodeLp& source, const Message& message, NodeId src, NodeId dst) {

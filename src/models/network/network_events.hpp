@@ -20,6 +20,11 @@ enum NetworkEventKind : pdes::EventKind {
   kMultimemMulticast = 5,  // a unit of a multicast store reaches the scale-up switch
   kMultimemDelivery = 6,   // a unit of a reduced or multicast message reaches a device from its switch
   kMultimemSumReady = 7,   // self-event at a scale-up switch: a unit of a sum may start towards its owner
+  // Train fidelity (train_fabric.hpp):
+  kTrainRun = 8,       // a run of chunks of a message reaches a node (payload: encode_run)
+  kTrainHeldRun = 9,   // self-event: a run the node kept back reaches its port (encode_held_run; aux: port)
+  kTrainCut = 10,      // the node before took back chunks from [1] on of its [2]-th run of message [0]
+  kTrainFinalize = 11, // self-event at the node before the destination: [0] message, [1] token
   // Device behaviours (traffic generators, accelerator programs) number their kinds from here.
   kFirstBehaviourKind = 100,
 };

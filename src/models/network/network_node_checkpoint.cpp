@@ -20,6 +20,8 @@ using pdes::load_sorted;
 using pdes::save_sorted;
 
 void NetworkNodeLp::save_node(boost::archive::binary_oarchive& out) const {
+  if (train_)
+    throw std::logic_error(fmt::format("node {} holds train fidelity's state, which checkpoints do not cover", node()));
   std::uint64_t ports = ports_.size();
   out & ports;
   for (const OutputPort& port : ports_) out & port.free_at;

@@ -3,6 +3,7 @@
 // needs. Node id == LP id.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "models/network/output_port.hpp"
 #include "models/network/peer_latencies.hpp"
 #include "models/network/topology.hpp"
+#include "models/network/train_state.hpp"
 #include "pdes/logical_process.hpp"
 
 namespace rackscale::models::network {
@@ -66,6 +68,15 @@ class NetworkNodeLp : public pdes::LogicalProcess {
   };
   [[nodiscard]] std::unordered_map<MessageId, LastHop>& last_hop() noexcept { return last_hop_; }
 
+  // Train fidelity's state of this node (TrainFabric), made when first used.
+  [[nodiscard]] TrainNodeState& train_state() {
+    if (!train_) {
+      train_ = std::make_unique<TrainNodeState>();
+      train_->ports.resize(ports_.size());
+    }
+    return *train_;
+  }
+
  protected:
   // For the node types' checkpoints (network_node_checkpoint.cpp): the ports' queues and the last
   // hops. The path latencies are a cache of the topology's and are not saved.
@@ -76,6 +87,7 @@ class NetworkNodeLp : public pdes::LogicalProcess {
   NetworkContext& network_;
   std::vector<OutputPort> ports_;
   std::unordered_map<MessageId, LastHop> last_hop_;
+  std::unique_ptr<TrainNodeState> train_;
   PeerLatencies peer_latencies_;
 };
 

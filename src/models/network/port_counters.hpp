@@ -34,6 +34,15 @@ class PortCounters {
     if (wait > r.max_wait) r.max_wait = wait;
     ++r.chunks;
   }
+  // Takes back what record() counted for a chunk that train fidelity scheduled and then had to move
+  // (train_fabric.hpp): its bytes, serialization and wait, and the chunk. The longest wait is kept.
+  void unrecord(std::uint32_t port, std::uint64_t sent_bytes, pdes::SimTime serialize, pdes::SimTime wait) noexcept {
+    Record& r = records_[port];
+    r.bytes -= sent_bytes;
+    r.busy -= serialize;
+    r.waited -= wait;
+    --r.chunks;
+  }
   // `messages` messages that loaded the port without being carried one by one (a closed-form collective's
   // traffic): bytes and serialization time, no queueing.
   void charge(std::uint32_t port, std::uint64_t sent_bytes, pdes::SimTime serialize, std::uint64_t messages) noexcept {

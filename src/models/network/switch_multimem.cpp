@@ -1,3 +1,4 @@
+#include "models/network/fidelity.hpp"
 #include "models/network/switch_multimem.hpp"
 
 #include <algorithm>
@@ -18,7 +19,7 @@ namespace {
 constexpr std::uint64_t kAnalyticalUnitBytes = std::uint64_t{1} << 31;
 
 std::uint64_t unit_bytes(const NetworkSpec& spec) {
-  return spec.fidelity == Fidelity::chunk ? spec.chunk_bytes : kAnalyticalUnitBytes;
+  return models_contention(spec.fidelity) ? spec.chunk_bytes : kAnalyticalUnitBytes;
 }
 
 // The records the NVLS events carry (aux: the unit's bytes, where it is not in the record).

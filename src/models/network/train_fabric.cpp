@@ -1,0 +1,252 @@
+#include "models/network/train_fabric.hpp"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "models/network/network_node_lp.hpp"
+#include "models/network/output_port.hpp"
+#include "models/network/router.hpp"
+
+namespace rackscale::models::network {
+
+TrainFabric::TrainFabric(NetworkContext& context)
+    : context_(context),
+      settings_{context.spec.forwarding, context.spec.chunk_bytes},
+      chunks_(context),
+      per_chunk_paths_(context.spec.routing == RoutingMode::spray || context.spec.routing == RoutingMode::valiant) {}
+
+PortIndex TrainFabric::port_of(NetworkNodeLp& at, std::uint32_t dst, RouteTag& tag) const {
+  return context_.topology->router->next_port(at.node(), dst, tag);
+}
+
+void TrainFabric::send(NetworkNodeLp& source, const Message& message) {
+  if (per_chunk_paths_) {
+    chunks_.send(source, message);
+    return;
+  }
+  const Topology& topology = *context_.topology;
+  const NodeId src = topology.devices[message.src_device];
+  const NodeId dst = topology.devices[message.dst_device];
+  if (send_without_links(source, message, src, dst)) return;
+  if (message.depart_after != 0)
+    throw std::logic_error(fmt::format("train fidelity: device {} held a message {} ps before sending it",
+                                       message.src_device, message.depart_after));
+  const std::uint64_t size = settings_.chunk_bytes;
+  const std::uint64_t chunks = std::max<std::uint64_t>(1, (message.bytes + size - 1) / size);
+  if (chunks >= (std::uint64_t{1} << 28) || size >= (std::uint64_t{1} << 31))
+    throw std::length_error(fmt::format("train fidelity: a message of {} bytes in chunks of {} bytes: at most 2^28-1 "
+                                        "chunks of less than 2 GiB each",
+                                        message.bytes, size));
+  Run run;
+  run.message = message.id;
+  run.dst = dst;
+  run.tag = topology.router->start(src, dst, message.flow, route_hash(message.id, 0, 0));
+  run.count = static_cast<std::uint32_t>(chunks);
+  run.head = source.current_time();
+  run.bytes_end = static_cast<std::uint32_t>(message.bytes - (chunks - 1) * size);
+  run.ends_message = true;  // the data is all in memory: every head is here now, no tail to wait for
+  TrainMessage& state = source.train_state().messages[message.id];
+  state = TrainMessage{};  // an id is reused once delivered
+  state.dst = dst;
+  state.tag = run.tag;
+  state.received = run.count;
+  pass(source, run);
+}
+
+void TrainFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
+  switch (event.kind) {
+    case kTrainRun: on_run(node, decode_run(event)); return;
+    case kTrainHeldRun: on_held_run(node, event); return;
+    case kTrainCut:
+      on_cut(node, event.payload[0], static_cast<std::uint32_t>(event.payload[2]),
+             static_cast<std::uint32_t>(event.payload[1]));
+      return;
+    case kTrainFinalize: on_finalize(node, event.payload[0], static_cast<std::uint32_t>(event.payload[1])); return;
+    default: chunks_.on_event(node, event);  // chunks (per-chunk paths), messages that cross no link
+  }
+}
+
+void TrainFabric::on_run(NetworkNodeLp& at, Run run) {
+  TrainMessage& state = at.train_state().messages[run.message];  // may exist: a cut can come before its run
+  // A sender reuses a message's id once it has been delivered: a record whose message has left is stale.
+  if (state.ended) state = TrainMessage{};
+  state.dst = run.dst;
+  state.tag = run.tag;
+  run.first = state.received;
+  const std::uint32_t number = state.runs_received++;
+  std::uint32_t cut = TrainMessage::kWhole;
+  std::erase_if(state.pending_cuts, [&](const std::pair<std::uint32_t, std::uint32_t>& c) {
+    if (c.first != number) return false;
+    cut = std::min(cut, c.second);
+    return true;
+  });
+  if (cut != TrainMessage::kWhole) {  // sent before the node upstream took its later chunks back; they come again
+    if (cut <= run.first || cut >= run.first + run.count)
+      throw std::logic_error(fmt::format("node {}: run {} of message {:#x} (chunks {} to {}) cut at chunk {}", at.node(),
+                                         number, run.message, run.first, run.first + run.count - 1, cut));
+    run = run.prefix(cut - run.first, settings_.forwarding, settings_.chunk_bytes);
+  }
+  state.received += run.count;
+  pass(at, run);
+}
+
+void TrainFabric::on_held_run(NetworkNodeLp& at, const pdes::Event& event) {
+  TrainNodeState& node = at.train_state();
+  std::vector<pdes::SimTime>& pending = node.ports[event.aux].pending;
+  const auto due = std::find(pending.begin(), pending.end(), event.time);
+  if (due == pending.end())
+    throw std::logic_error(fmt::format("node {}: a held run at {} ps that its port does not list", at.node(), event.time));
+  pending.erase(due);
+  std::uint32_t generation = 0;
+  Run run = decode_held_run(event, generation);
+  const auto it = node.messages.find(run.message);
+  if (it == node.messages.end()) return;  // the message has left: this part was taken back upstream
+  const TrainMessage& state = it->second;
+  if (generation < state.generation) {  // upstream took back chunks from every later cut on; they come again
+    const std::uint32_t limit = *std::min_element(state.cuts.begin() + generation, state.cuts.end());
+    if (limit <= run.first) return;
+    run = run.prefix(std::min(run.count, limit - run.first), settings_.forwarding, settings_.chunk_bytes);
+  }
+  run.dst = state.dst;
+  run.tag = state.tag;
+  pass(at, run);
+}
+
+void TrainFabric::pass(NetworkNodeLp& at, const Run& run) {
+  const pdes::SimTime now = at.current_time();
+  RouteTag tag = run.tag;
+  const PortIndex index = port_of(at, run.dst, tag);
+  TrainNodeState& node = at.train_state();
+  TrainPort& port = node.ports[index];
+  if (port.holds) {
+    if (port.run.last_head() > now) {
+      // The chunks of the held run whose heads come after now would queue behind this run's first.
+      cut_held(at, index, static_cast<std::uint32_t>((now - port.run.head) / port.run.pace) + 1, true);
+    } else {
+      port.holds = false;
+      forget_if_done(at, port.run.message);
+    }
+  }
+  OutputPort& out = at.output_port(index);
+  pdes::SimTime limit = std::numeric_limits<pdes::SimTime>::max();
+  for (const pdes::SimTime t : port.pending) limit = std::min(limit, t);
+  const Passage passage = pass_port(run, out.free_at, out, settings_, limit, context_.counters);
+  port.free_before = out.free_at;
+  out.free_at = passage.free_after;
+  TrainMessage& state = node.messages.at(run.message);
+  const Run taken = run.prefix(passage.taken, settings_.forwarding, settings_.chunk_bytes);
+  if (taken.ends_message) state.ended = true;
+  if (passage.taken < run.count) hold_back(at, index, run.suffix(passage.taken), state.generation);
+  if (out.peer == run.dst) {
+    reach_destination(at, taken, passage);
+  } else {
+    Run forward = passage.out;
+    forward.tag = tag;
+    std::uint32_t aux = 0;
+    const pdes::Payload payload = encode_run(forward, aux);
+    at.emit(out.peer, forward.head - now, kTrainRun, payload, aux);
+    port.run_number = state.runs_sent++;
+  }
+  port.holds = taken.count > 1 && taken.last_head() > now;
+  if (port.holds) {
+    port.run = taken;
+  } else if (taken.ends_message) {
+    forget_if_done(at, run.message);
+  }
+}
+
+void TrainFabric::cut_held(NetworkNodeLp& at, PortIndex index, std::uint32_t keep, bool again) {
+  TrainNodeState& node = at.train_state();
+  TrainPort& port = node.ports[index];
+  OutputPort& out = at.output_port(index);
+  const Run held = port.run;
+  const Passage kept = take_back(held, port.free_before, out, settings_, keep, context_.counters);
+  out.free_at = kept.free_after;
+  TrainMessage& state = node.messages.at(held.message);
+  if (held.ends_message) state.ended = false;
+  if (out.peer == held.dst) {
+    state.bytes -= kept.bytes;
+    state.last_tail = kept.last_tail_at;
+    if (state.finalize_pending) {
+      state.finalize_pending = false;
+      ++state.token;
+    }
+  } else {
+    at.emit(out.peer, out.latency, kTrainCut, {held.message, held.first + keep, port.run_number, 0});
+  }
+  if (again) hold_back(at, index, held.suffix(keep), state.generation);
+  port.run = held.prefix(keep, settings_.forwarding, settings_.chunk_bytes);
+  port.holds = port.run.count > 1 && port.run.last_head() > at.current_time();
+}
+
+void TrainFabric::hold_back(NetworkNodeLp& at, PortIndex index, const Run& rest, std::uint32_t generation) {
+  at.train_state().ports[index].pending.push_back(rest.head);
+  at.emit(at.node(), rest.head - at.current_time(), kTrainHeldRun, encode_held_run(rest, generation), index);
+}
+
+void TrainFabric::on_cut(NetworkNodeLp& at, MessageId message, std::uint32_t run_number, std::uint32_t chunk) {
+  TrainNodeState& node = at.train_state();
+  TrainMessage& state = node.messages[message];
+  if (run_number >= state.runs_received) {  // the run it cuts is still on its way
+    state.pending_cuts.emplace_back(run_number, chunk);
+    return;
+  }
+  if (state.received <= chunk)
+    throw std::logic_error(fmt::format("node {}: message {:#x} cut at chunk {} with {} chunks in", at.node(), message,
+                                       chunk, state.received));
+  state.cuts.push_back(chunk);
+  ++state.generation;
+  state.received = chunk;
+  RouteTag tag = state.tag;
+  const PortIndex index = port_of(at, state.dst, tag);
+  const TrainPort& port = node.ports[index];
+  if (!port.holds || port.run.message != message || chunk >= port.run.first + port.run.count) return;
+  if (chunk <= port.run.first)
+    throw std::logic_error(fmt::format("node {}: message {:#x} cut at chunk {}, whose head is already in",
+                                       at.node(), message, chunk));
+  cut_held(at, index, chunk - port.run.first, false);
+}
+
+void TrainFabric::reach_destination(NetworkNodeLp& at, const Run& taken, const Passage& passage) {
+  TrainMessage& state = at.train_state().messages.at(taken.message);
+  state.bytes += passage.bytes;
+  state.last_tail = passage.last_tail_at;
+  if (!taken.ends_message) return;
+  const pdes::SimTime now = at.current_time();
+  if (taken.last_head() <= now) {
+    at.emit(taken.dst, state.last_tail - now, kMessageComplete, encode_message_arrival(taken.message, state.bytes));
+    return;
+  }
+  // A competitor arriving before the last head could still take chunks back; just after it, none can.
+  state.finalize_pending = true;
+  ++state.token;
+  at.emit(at.node(), taken.last_head() + 1 - now, kTrainFinalize, {taken.message, state.token, 0, 0});
+}
+
+void TrainFabric::on_finalize(NetworkNodeLp& at, MessageId message, std::uint32_t token) {
+  auto& messages = at.train_state().messages;
+  const auto it = messages.find(message);
+  if (it == messages.end() || !it->second.finalize_pending || it->second.token != token) return;
+  TrainMessage& state = it->second;
+  state.finalize_pending = false;
+  at.emit(state.dst, state.last_tail - at.current_time(), kMessageComplete,
+          encode_message_arrival(message, state.bytes));
+  forget_if_done(at, message);
+}
+
+void TrainFabric::forget_if_done(NetworkNodeLp& at, MessageId message) {
+  TrainNodeState& node = at.train_state();
+  const auto it = node.messages.find(message);
+  if (it == node.messages.end()) return;
+  const TrainMessage& state = it->second;
+  if (!state.ended || state.finalize_pending) return;
+  RouteTag tag = state.tag;
+  const TrainPort& port = node.ports[port_of(at, state.dst, tag)];
+  if (port.holds && port.run.message == message && port.run.last_head() > at.current_time()) return;
+  node.messages.erase(it);
+}
+
+}  // namespace rackscale::models::network
