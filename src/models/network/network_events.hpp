@@ -23,8 +23,8 @@ enum NetworkEventKind : pdes::EventKind {
   // Train fidelity (train_fabric.hpp):
   kTrainRun = 8,       // a run of chunks of a message reaches a node (payload: encode_run)
   kTrainHeldRun = 9,   // self-event: a run the node kept back reaches its port (encode_held_run; aux: port)
-  kTrainCut = 10,      // the node before took back chunks from [1] on of its [2]-th run of message [0]
-  kTrainFinalize = 11, // self-event at the node before the destination: [0] message, [1] token
+  kTrainCut = 10,      // the node before took back chunks of one of its runs (TrainCut)
+  kTrainFinalize = 11, // self-event at the node before the destination (TrainFinalize)
   // Device behaviours (traffic generators, accelerator programs) number their kinds from here.
   kFirstBehaviourKind = 100,
 };
@@ -45,6 +45,19 @@ struct Chunk {
 // intermediate groups to 2^28 and router phases to 16, both checked.
 [[nodiscard]] pdes::Payload encode_chunk(const Chunk& chunk, std::uint32_t& aux);
 [[nodiscard]] Chunk decode_chunk(const pdes::Event& event);
+
+// Train fidelity (train_fabric.hpp): the node before took back the chunks from `first_taken` on of its
+// `run_number`-th run of `message`.
+struct TrainCut {
+  MessageId message = 0;
+  std::uint32_t first_taken = 0;
+  std::uint32_t run_number = 0;
+};
+// Train fidelity: the message's last run is settled at the node before the destination.
+struct TrainFinalize {
+  MessageId message = 0;
+  std::uint32_t token = 0;
+};
 
 // A whole message (analytical fidelity; kMessageComplete in both).
 struct MessageArrival {

@@ -60,11 +60,16 @@ void TrainFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
   switch (event.kind) {
     case kTrainRun: on_run(node, decode_run(event)); return;
     case kTrainHeldRun: on_held_run(node, event); return;
-    case kTrainCut:
-      on_cut(node, event.payload[0], static_cast<std::uint32_t>(event.payload[2]),
-             static_cast<std::uint32_t>(event.payload[1]));
+    case kTrainCut: {
+      const auto cut = event.as<TrainCut>();
+      on_cut(node, cut.message, cut.run_number, cut.first_taken);
       return;
-    case kTrainFinalize: on_finalize(node, event.payload[0], static_cast<std::uint32_t>(event.payload[1])); return;
+    }
+    case kTrainFinalize: {
+      const auto finalize = event.as<TrainFinalize>();
+      on_finalize(node, finalize.message, finalize.token);
+      return;
+    }
     default: chunks_.on_event(node, event);  // chunks (per-chunk paths), messages that cross no link
   }
 }
@@ -175,7 +180,7 @@ void TrainFabric::cut_held(NetworkNodeLp& at, PortIndex index, std::uint32_t kee
       ++state.token;
     }
   } else {
-    at.emit(out.peer, out.latency, kTrainCut, {held.message, held.first + keep, port.run_number, 0});
+    at.emit(out.peer, out.latency, kTrainCut, pdes::to_payload(TrainCut{held.message, held.first + keep, port.run_number}));
   }
   if (again) hold_back(at, index, held.suffix(keep), state.generation);
   port.run = held.prefix(keep, settings_.forwarding, settings_.chunk_bytes);
@@ -223,7 +228,7 @@ void TrainFabric::reach_destination(NetworkNodeLp& at, const Run& taken, const P
   // A competitor arriving before the last head could still take chunks back; just after it, none can.
   state.finalize_pending = true;
   ++state.token;
-  at.emit(at.node(), taken.last_head() + 1 - now, kTrainFinalize, {taken.message, state.token, 0, 0});
+  at.emit(at.node(), taken.last_head() + 1 - now, kTrainFinalize, pdes::to_payload(TrainFinalize{taken.message, state.token}));
 }
 
 void TrainFabric::on_finalize(NetworkNodeLp& at, MessageId message, std::uint32_t token) {

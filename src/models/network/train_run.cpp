@@ -120,27 +120,50 @@ Passage take_back(const Run& in, pdes::SimTime free, const OutputPort& port, con
   return p;
 }
 
+namespace {
+// kTrainRun's record; the run's byte end and whether it ends the message travel in aux.
+struct RunRecord {
+  MessageId message;
+  std::uint64_t entropy;
+  std::uint32_t dst;
+  std::uint32_t phase_and_count;  // phase | count << 4
+  std::uint32_t pace;
+  std::uint32_t tail_end;
+};
+static_assert(sizeof(RunRecord) == sizeof(pdes::Payload));
+// kTrainHeldRun's record.
+struct HeldRunRecord {
+  MessageId message;
+  std::uint32_t first;
+  std::uint32_t count;
+  std::uint32_t pace;
+  std::uint32_t tail_end;
+  std::uint32_t generation;
+  std::uint32_t end;  // bytes_end | kEndsBit
+};
+static_assert(sizeof(HeldRunRecord) == sizeof(pdes::Payload));
+}  // namespace
+
 pdes::Payload encode_run(const Run& run, std::uint32_t& aux) {
   if (run.tag.via != kNoVia || run.tag.phase > 0xF || run.count >= (1u << kCountBits) || run.bytes_end >= kEndsBit)
     throw std::logic_error(fmt::format("train fidelity: run of message {:#x} out of range (via {}, phase {}, {} chunks, "
                                        "{} bytes)",
                                        run.message, run.tag.via, run.tag.phase, run.count, run.bytes_end));
   aux = run.bytes_end | (run.ends_message ? kEndsBit : 0);
-  return {run.message, run.tag.entropy,
-          run.dst | (static_cast<std::uint64_t>(run.tag.phase) << 32) | (static_cast<std::uint64_t>(run.count) << 36),
-          run.pace | (static_cast<std::uint64_t>(run.tail_end) << 32)};
+  return pdes::to_payload(
+      RunRecord{run.message, run.tag.entropy, run.dst, run.tag.phase | (run.count << 4), run.pace, run.tail_end});
 }
 
 Run decode_run(const pdes::Event& event) {
-  const pdes::Payload& p = event.payload;
+  const auto r = event.as<RunRecord>();
   Run run;
-  run.message = p[0];
-  run.tag.entropy = p[1];
-  run.dst = static_cast<std::uint32_t>(p[2]);
-  run.tag.phase = static_cast<std::uint32_t>(p[2] >> 32) & 0xF;
-  run.count = static_cast<std::uint32_t>(p[2] >> 36);
-  run.pace = static_cast<std::uint32_t>(p[3]);
-  run.tail_end = static_cast<std::uint32_t>(p[3] >> 32);
+  run.message = r.message;
+  run.tag.entropy = r.entropy;
+  run.dst = r.dst;
+  run.tag.phase = r.phase_and_count & 0xF;
+  run.count = r.phase_and_count >> 4;
+  run.pace = r.pace;
+  run.tail_end = r.tail_end;
   run.bytes_end = event.aux & ~kEndsBit;
   run.ends_message = (event.aux & kEndsBit) != 0;
   run.head = event.time;
@@ -148,21 +171,20 @@ Run decode_run(const pdes::Event& event) {
 }
 
 pdes::Payload encode_held_run(const Run& run, std::uint32_t generation) {
-  const std::uint64_t end = run.bytes_end | (run.ends_message ? kEndsBit : 0);
-  return {run.message, run.first | (static_cast<std::uint64_t>(run.count) << 32),
-          run.pace | (static_cast<std::uint64_t>(run.tail_end) << 32), generation | (end << 32)};
+  const std::uint32_t end = run.bytes_end | (run.ends_message ? kEndsBit : 0);
+  return pdes::to_payload(HeldRunRecord{run.message, run.first, run.count, run.pace, run.tail_end, generation, end});
 }
 
 Run decode_held_run(const pdes::Event& event, std::uint32_t& generation) {
-  const pdes::Payload& p = event.payload;
+  const auto r = event.as<HeldRunRecord>();
   Run run;
-  run.message = p[0];
-  run.first = static_cast<std::uint32_t>(p[1]);
-  run.count = static_cast<std::uint32_t>(p[1] >> 32);
-  run.pace = static_cast<std::uint32_t>(p[2]);
-  run.tail_end = static_cast<std::uint32_t>(p[2] >> 32);
-  generation = static_cast<std::uint32_t>(p[3]);
-  const auto end = static_cast<std::uint32_t>(p[3] >> 32);
+  run.message = r.message;
+  run.first = r.first;
+  run.count = r.count;
+  run.pace = r.pace;
+  run.tail_end = r.tail_end;
+  generation = r.generation;
+  const std::uint32_t end = r.end;
   run.bytes_end = end & ~kEndsBit;
   run.ends_message = (end & kEndsBit) != 0;
   run.head = event.time;
