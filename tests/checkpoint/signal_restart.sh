@@ -75,7 +75,9 @@ else
   # Training (8 iterations of laptop-64: a few seconds) and a collective sweep (to 8 GiB, as messages: some seconds).
   args="run $training --set workload.iterations=8 --json" compare=run_results
   case_of training-term-1-rank TERM 4 "$rackscale"
-  args="run $training --set workload.iterations=8 --set network.fidelity=analytical --json"
+  # Analytical iterations take about 25 ms on 2 idle ranks: with 8 the run ended before mpirun had
+  # forwarded SIGUSR1; 200 take about 5 s.
+  args="run $training --set workload.iterations=200 --set network.fidelity=analytical --json"
   case_of training-usr1-2-ranks USR1 4 "$mpirun" -np 2 "$rackscale"
   args="run $collective --set network.fidelity=chunk --set network.collectives=messages --set workload.max_bytes=8GiB --json"
   delay=10
