@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "app/exit_codes.hpp"
+#include "app/run_failure.hpp"
 #include "app/scenario_errors.hpp"
 #include "app/version.hpp"
 #include "io/collective_results.hpp"
@@ -219,18 +220,9 @@ int run_collective_scenario(const boost::mpi::communicator& comm, const models::
     write_results_file(comm, output, [&](io::hdf5::File& file) {
       io::write_collective_results(file, scenario, report, {kVersion, kGitRevision});
     });
-  } catch (const RunStopped& e) {
-    return fail(kExitStopped, e.what());
-  } catch (const pdes::CheckpointWriteFailed& e) {
-    return fail(kExitInternalError, e.what());
-  } catch (const pdes::CheckpointRefused& e) {
-    return fail(kExitBadInput, e.what());
-  } catch (const std::invalid_argument& e) {
-    return fail(kExitBadInput, locate_error(scenario, e.what()));
-  } catch (const ResultsFileError& e) {
-    return fail(kExitInternalError, e.what());
-  } catch (const pdes::SimulationError& e) {
-    return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
+  } catch (...) {
+    const RunFailure failure = run_failure(scenario);
+    return fail(failure.exit_code, failure.message);
   }
   if (!printer) return kExitOk;
   std::cout << io::collective_summary(scenario, report);

@@ -10,6 +10,7 @@
 
 #include "app/collective_run.hpp"
 #include "app/exit_codes.hpp"
+#include "app/run_failure.hpp"
 #include "app/memory_fit.hpp"
 #include "app/memory_limit.hpp"
 #include "app/scenario_errors.hpp"
@@ -99,22 +100,9 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
     models::workload::TrainingReport training;
     try {
       training = run_training(comm, scenario, options_, *trace.trace, training_output(comm, scenario, output_));
-    } catch (const TraceRefused& e) {
-      return fail(kExitBadInput, e.what());
-    } catch (const RunStopped& e) {
-      return fail(kExitStopped, e.what());
-    } catch (const pdes::CheckpointWriteFailed& e) {
-      return fail(kExitInternalError, e.what());
-    } catch (const pdes::CheckpointRefused& e) {
-      return fail(kExitBadInput, e.what());
-    } catch (const models::memory::InfeasibleJob& e) {
-      return fail(kExitInfeasible, e.what());
-    } catch (const std::invalid_argument& e) {
-      return fail(kExitBadInput, locate_error(scenario, e.what()));
-    } catch (const ResultsFileError& e) {
-      return fail(kExitInternalError, e.what());
-    } catch (const pdes::SimulationError& e) {
-      return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
+    } catch (...) {
+      const RunFailure failure = run_failure(scenario);
+      return fail(failure.exit_code, failure.message);
     }
     if (!printer) return kExitOk;
     std::cout << io::training_summary(scenario, training);
@@ -126,18 +114,9 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   models::traffic::TrafficReport report;
   try {
     report = run_traffic(comm, scenario, options_);
-  } catch (const RunStopped& e) {
-    return fail(kExitStopped, e.what());
-  } catch (const pdes::CheckpointWriteFailed& e) {
-    return fail(kExitInternalError, e.what());
-  } catch (const pdes::CheckpointRefused& e) {
-    return fail(kExitBadInput, e.what());
-  } catch (const std::invalid_argument& e) {
-    return fail(kExitBadInput, locate_error(scenario, e.what()));
-  } catch (const ResultsFileError& e) {
-    return fail(kExitInternalError, e.what());
-  } catch (const pdes::SimulationError& e) {
-    return fail(kExitInternalError, fmt::format("simulation failed: {}", e.what()));
+  } catch (...) {
+    const RunFailure failure = run_failure(scenario);
+    return fail(failure.exit_code, failure.message);
   }
   if (!printer) return kExitOk;
   std::cout << io::traffic_summary(scenario, report);
