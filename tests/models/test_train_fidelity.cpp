@@ -181,8 +181,7 @@ std::vector<Delivered> deliveries(const net::Topology& topology, net::Fidelity f
   net::NetworkSpec spec;
   spec.fidelity = fidelity;
   spec.chunk_bytes = kChunk;
-  const auto nodes = static_cast<std::int32_t>(topology.nodes.size());
-  rackscale::pdes::Engine engine(self(), rackscale::pdes::RankMap(std::vector<std::int32_t>(nodes, 0), 1), {});
+  rackscale::pdes::Engine engine(self(), rackscale::pdes::RankMap(std::vector<std::int32_t>(topology.nodes.size(), 0), 1), {});
   net::NetworkContext context(topology, spec);
   std::vector<Delivered> out;
   net::add_network_lps(engine, context, [&](std::uint32_t) { return make(out); });
@@ -279,7 +278,7 @@ TEST(TrainFidelity, ARunHeldBackBeforeTwoCutsKeepsOnlyTheChunksBelowBoth) {
        {9, 3, 50e9, kLatency}, {10, 3, 50e9, kLatency}, {11, 4, 50e9, kLatency}});
   comb.router = std::make_unique<rackscale::testing::TreeRouter>(comb);
   const SimTime s = net::serialization_time(kChunk, 50e9);
-  const auto at = [&](SimTime latencies, double chunks) { return latencies * kLatency + static_cast<SimTime>(chunks * s); };
+  const auto at = [&](SimTime latencies, double chunks) { return latencies * kLatency + static_cast<SimTime>(chunks * static_cast<double>(s)); };
   const std::vector<ScriptedSend> script{{0, 1, 0, 32 * kChunk},
                                          {6, 7, at(2, 7.1), kChunk},   // reaches C at 3l + 7.1 s
                                          {2, 3, at(0, 7.3), kChunk},   // reaches A at l + 7.3 s
@@ -355,4 +354,106 @@ TEST(TrainRun, AKnownCompetitorSplitsARunAndTakingBackUndoesIt) {
                                           kNever, counters);
   EXPECT_EQ(kept.free_after, two.free_after);
   EXPECT_EQ(kept.last_tail_at, two.last_tail_at);
+}
+
+// pass_port and take_back skip the chunks whose times the port's steady state decides (a queue that grows
+// or drains at a constant rate, or no queue); against serving every chunk with OutputPort::transmit and
+// checking the output's uniformity chunk by chunk, over inputs slower, as fast and faster than the port,
+// ports free early and late, competitors at several heads, both forwarding modes.
+namespace {
+struct ChunkByChunk {
+  net::Passage passage;
+  net::PortCounters counters{1};
+};
+ChunkByChunk serve_one_by_one(const net::Run& in, rackscale::pdes::SimTime free, net::OutputPort port,
+                              const net::TrainSettings& s, rackscale::pdes::SimTime limit) {
+  ChunkByChunk r;
+  port.free_at = free;
+  const bool cut_through = s.forwarding == net::Forwarding::cut_through;
+  rackscale::pdes::SimTime pace = 0, first_out = 0, prev_out = 0, prev_tail = 0, last_finish = 0;
+  for (std::uint32_t i = 0; i < in.count; ++i) {
+    if (i > 0 && in.head_of(i) > limit) break;
+    const bool final = i + 1 == in.count;
+    const std::uint64_t bytes = final ? in.bytes_end : s.chunk_bytes;
+    const auto serialize = net::serialization_time(bytes, port.bandwidth);
+    const auto tx = port.transmit(in.head_of(i), final ? in.tail_end : (cut_through ? in.pace : 0), serialize);
+    const auto out_head = cut_through ? tx.start + port.latency : tx.finish + port.latency;
+    const auto out_tail = cut_through ? tx.finish - tx.start : 0;
+    if (i == 1) pace = out_head - prev_out;
+    if (i >= 1 && (out_head - prev_out != pace || prev_tail != (cut_through ? pace : 0))) {
+      port.free_at = last_finish;
+      break;
+    }
+    r.counters.record(0, bytes, serialize, tx.start - in.head_of(i));
+    r.passage.bytes += bytes;
+    if (i == 0) first_out = out_head;
+    prev_out = out_head;
+    prev_tail = out_tail;
+    last_finish = tx.finish;
+    r.passage.taken = i + 1;
+  }
+  r.passage.out.head = first_out;
+  r.passage.out.pace = r.passage.taken > 1 ? static_cast<std::uint32_t>(pace) : 0;
+  r.passage.out.tail_end = static_cast<std::uint32_t>(prev_tail);
+  r.passage.free_after = last_finish;
+  r.passage.last_tail_at = last_finish + port.latency;
+  return r;
+}
+
+void expect_counters_equal(const net::PortCounters& a, const net::PortCounters& b, const std::string& what) {
+  EXPECT_EQ(a.bytes(), b.bytes()) << what;
+  EXPECT_EQ(a.busy(), b.busy()) << what;
+  EXPECT_EQ(a.waited(), b.waited()) << what;
+  EXPECT_EQ(a.max_wait(), b.max_wait()) << what;
+  EXPECT_EQ(a.chunks(), b.chunks()) << what;
+}
+}  // namespace
+
+TEST(TrainRun, SteadyStretchesGiveTheTimesAndCountersOfServingChunkByChunk) {
+  const net::OutputPort port = make_port(50e9);
+  const auto s = net::serialization_time(kChunk, 50e9);
+  for (const auto forwarding : {net::Forwarding::cut_through, net::Forwarding::store_and_forward}) {
+    const net::TrainSettings settings{forwarding, kChunk};
+    for (const rackscale::pdes::SimTime pace : {rackscale::pdes::SimTime{0}, s / 3, s - 1, s, s + 1, 2 * s, 5 * s}) {
+      for (const std::uint32_t count : {1u, 2u, 3u, 7u, 40u}) {
+        for (const rackscale::pdes::SimTime free : {rackscale::pdes::SimTime{0}, 1'000'000 + 3 * s + 17, 1'000'000 + 30 * s}) {
+          net::Run in = source_run(count, count % 2 ? 1000 : kChunk);
+          in.head = 1'000'000;
+          in.pace = static_cast<std::uint32_t>(pace);
+          in.tail_end = forwarding == net::Forwarding::cut_through ? static_cast<std::uint32_t>(pace) / 2 : 0;
+          for (const std::uint32_t competitor : {count + 1, count / 2, 3u}) {
+            const auto limit = competitor >= count ? kNever : in.head_of(competitor) + 1;
+            const std::string what = "pace " + std::to_string(pace) + ", " + std::to_string(count) + " chunks, free " +
+                                     std::to_string(free) + ", limit " + std::to_string(limit) +
+                                     (forwarding == net::Forwarding::cut_through ? "" : ", store-and-forward");
+            net::PortCounters counters(1);
+            const net::Passage got = net::pass_port(in, free, port, settings, limit, counters);
+            const ChunkByChunk want = serve_one_by_one(in, free, port, settings, limit);
+            ASSERT_EQ(got.taken, want.passage.taken) << what;
+            EXPECT_EQ(got.out.head, want.passage.out.head) << what;
+            EXPECT_EQ(got.out.pace, want.passage.out.pace) << what;
+            EXPECT_EQ(got.out.tail_end, want.passage.out.tail_end) << what;
+            EXPECT_EQ(got.free_after, want.passage.free_after) << what;
+            EXPECT_EQ(got.last_tail_at, want.passage.last_tail_at) << what;
+            EXPECT_EQ(got.bytes, want.passage.bytes) << what;
+            expect_counters_equal(counters, want.counters, what);
+            // Taking back all but `keep` of what was taken leaves what passing those `keep` alone leaves.
+            const net::Run taken = in.prefix(got.taken, forwarding, kChunk);
+            for (std::uint32_t keep = 1; keep < got.taken; keep += 1 + got.taken / 5) {
+              net::PortCounters after = counters;
+              const net::Passage kept = net::take_back(taken, free, port, settings, keep, after);
+              const ChunkByChunk alone = serve_one_by_one(taken.prefix(keep, forwarding, kChunk), free, port, settings, kNever);
+              EXPECT_EQ(kept.free_after, alone.passage.free_after) << what << ", keep " << keep;
+              EXPECT_EQ(kept.last_tail_at, alone.passage.last_tail_at) << what << ", keep " << keep;
+              EXPECT_EQ(kept.bytes, got.bytes - alone.passage.bytes) << what << ", keep " << keep;
+              EXPECT_EQ(after.bytes(), alone.counters.bytes()) << what << ", keep " << keep;
+              EXPECT_EQ(after.busy(), alone.counters.busy()) << what << ", keep " << keep;
+              EXPECT_EQ(after.waited(), alone.counters.waited()) << what << ", keep " << keep;
+              EXPECT_EQ(after.chunks(), alone.counters.chunks()) << what << ", keep " << keep;
+            }
+          }
+        }
+      }
+    }
+  }
 }
