@@ -83,10 +83,11 @@ Stretch steady_stretch(const Run& in, std::uint32_t i, std::uint32_t end, pdes::
 }
 
 // The first `n` chunks of a stretch whose chunk before started at `prev_start` having waited `prev_wait`:
-// their waits summed and the longest (mod 2^64, as adding them one by one would), the last one's finish.
+// their waits summed (mod 2^64, as adding them one by one would) and the last one's finish. Their longest
+// wait is not needed: the waits change by a constant step, so none exceeds both the chunk's before and
+// the chunk's after, which are served (and counted) one by one.
 struct StretchPart {
   std::uint64_t waited = 0;
-  std::uint64_t max_wait = 0;
   pdes::SimTime finish = 0;
 };
 StretchPart stretch_part(const Stretch& st, std::uint32_t n, pdes::SimTime prev_start, pdes::SimTime prev_wait,
@@ -95,7 +96,6 @@ StretchPart stretch_part(const Stretch& st, std::uint32_t n, pdes::SimTime prev_
   const auto d = static_cast<std::uint64_t>(st.wait_change);  // two's complement: the sums wrap as one by one
   const std::uint64_t triangle = static_cast<std::uint64_t>(n) * (n + 1) / 2;
   part.waited = n * prev_wait + d * triangle;
-  part.max_wait = st.wait_change >= 0 ? prev_wait + d * n : prev_wait + d;
   const pdes::SimTime start = prev_start + static_cast<pdes::SimTime>(n) * st.step;
   part.finish = start + (forwarding == Forwarding::cut_through ? st.step : s);
   return part;
@@ -148,7 +148,7 @@ Passage pass_port(const Run& in, pdes::SimTime free, const OutputPort& port, con
       if (st.step == pace && st.count > 1) {
         const std::uint32_t n = st.count - 1;
         const StretchPart part = stretch_part(st, n, last.tx.start, prev_wait, s, settings.forwarding);
-        counters.record_many(port.id, n, n * settings.chunk_bytes, n * s, part.waited, part.max_wait);
+        counters.record_many(port.id, n, n * settings.chunk_bytes, n * s, part.waited);
         p.bytes += n * settings.chunk_bytes;
         free = part.finish;
         // Chunk i + n - 1 as the next hop's checks read it (its tail, middle, is the one before's).
