@@ -2,6 +2,7 @@
 // Small topologies built by hand for tests: every node its own rack, cables with chosen figures, and
 // routers for a line and a star.
 #include <cstdint>
+#include <deque>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -64,6 +65,37 @@ class StarRouter final : public net::Router {
     return at == 0 ? static_cast<std::uint16_t>(dst - 1) : 0;
   }
   std::string_view name() const override { return "star"; }
+};
+
+// Any topology whose cables form a tree (one path between two nodes): the next port towards every node,
+// found by a breadth-first search from each destination.
+class TreeRouter final : public net::Router {
+ public:
+  explicit TreeRouter(const net::Topology& t) : next_(t.nodes.size(), std::vector<std::uint16_t>(t.nodes.size(), 0)) {
+    for (net::NodeId dst = 0; dst < t.nodes.size(); ++dst) {
+      std::vector<bool> seen(t.nodes.size(), false);
+      std::deque<net::NodeId> frontier{dst};
+      seen[dst] = true;
+      while (!frontier.empty()) {
+        const net::NodeId at = frontier.front();
+        frontier.pop_front();
+        for (std::uint16_t i = 0; i < t.nodes[at].port_count; ++i) {
+          const net::NodeId from = t.ports[t.nodes[at].first_port + i].peer;
+          if (seen[from]) continue;
+          seen[from] = true;
+          for (std::uint16_t j = 0; j < t.nodes[from].port_count; ++j)  // the port of `from` that leads to `at`
+            if (t.ports[t.nodes[from].first_port + j].peer == at) next_[from][dst] = j;
+          frontier.push_back(from);
+        }
+      }
+    }
+  }
+  net::RouteTag start(std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t) const override { return {}; }
+  std::uint16_t next_port(std::uint32_t at, std::uint32_t dst, net::RouteTag&) const override { return next_[at][dst]; }
+  std::string_view name() const override { return "tree"; }
+
+ private:
+  std::vector<std::vector<std::uint16_t>> next_;  // [at][dst]
 };
 
 }  // namespace rackscale::testing

@@ -5,7 +5,10 @@
 // a port at the same picosecond), with fewer events; and a run gives the same figures on any rank count
 // and partition method.
 #include <cstdio>
+#include <functional>
 #include <limits>
+#include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -15,13 +18,18 @@
 #include "app/network_run.hpp"
 #include "app/training_run.hpp"
 #include "io/config/scenario_loader.hpp"
+#include "models/network/network_events.hpp"
+#include "models/network/network_lps.hpp"
 #include "models/network/train_run.hpp"
+#include "pdes/engine.hpp"
+#include "hand_topology.hpp"
 
 namespace {
 namespace net = rackscale::models::network;
 boost::mpi::communicator world() { return {}; }
 boost::mpi::communicator self() { return {MPI_COMM_SELF, boost::mpi::comm_attach}; }
 const std::string kConfigs = RACKSCALE_TEST_CONFIGS;
+constexpr std::uint64_t kChunk = 64 * 1024;  // network.chunk_size in the hand-built cases
 
 rackscale::models::traffic::TrafficReport traffic(std::vector<std::string> overrides, const std::string& fidelity,
                                                   const boost::mpi::communicator& comm = world(),
@@ -150,11 +158,142 @@ TEST(TrainFidelity, Llama405bCutDownIterationMatchesChunkFidelity) {
   }
 }
 
+// ---- hand-built cases: what the bugs found at scale needed ---------------------------------------------
+
+namespace {
+using rackscale::pdes::SimTime;
+constexpr SimTime kLatency = 100'000;  // every cable of the hand-built cases: 100 ns
+
+struct Delivered {
+  std::uint32_t device;
+  std::uint64_t tag;
+  SimTime time;
+  bool operator==(const Delivered&) const = default;
+  friend std::ostream& operator<<(std::ostream& out, const Delivered& d) {
+    return out << "device " << d.device << " tag " << d.tag << " at " << d.time << " ps";
+  }
+};
+
+// Runs `topology` (its router set) in `fidelity` with 64 KiB chunks, this rank alone, and returns every
+// delivery in the order they happened.
+std::vector<Delivered> deliveries(const net::Topology& topology, net::Fidelity fidelity,
+                                  const std::function<std::unique_ptr<net::DeviceBehaviour>(std::vector<Delivered>&)>& make) {
+  net::NetworkSpec spec;
+  spec.fidelity = fidelity;
+  spec.chunk_bytes = kChunk;
+  rackscale::pdes::Engine engine(self(), rackscale::pdes::RankMap(std::vector<std::int32_t>(topology.nodes.size(), 0), 1), {});
+  net::NetworkContext context(topology, spec);
+  std::vector<Delivered> out;
+  net::add_network_lps(engine, context, [&](std::uint32_t) { return make(out); });
+  engine.run(rackscale::pdes::kNever);
+  return out;
+}
+
+// Device 0 sends a message of `bytes` to device 1 with the same tag (so the same message id) `rounds`
+// times, each once device 1's reply to the one before is in.
+class PingPong final : public net::DeviceBehaviour {
+ public:
+  PingPong(std::uint32_t rounds, std::uint64_t bytes, std::vector<Delivered>& out) : rounds_(rounds), bytes_(bytes), out_(out) {}
+  void start(net::DeviceLp& device) override {
+    if (device.device() == 0) device.send_message(1, bytes_, 0, kPing);
+  }
+  void on_delivery(net::DeviceLp& device, const net::Delivery& delivery) override {
+    out_.push_back({device.device(), delivery.tag, device.time()});
+    if (device.device() == 1) {
+      device.send_message(0, bytes_, 0, kPong);
+    } else if (sent_ < rounds_) {
+      ++sent_;
+      device.send_message(1, bytes_, 0, kPing);
+    }
+  }
+
+ private:
+  static constexpr std::uint64_t kPing = 7, kPong = 8;
+  std::uint32_t rounds_;
+  std::uint64_t bytes_;
+  std::vector<Delivered>& out_;
+  std::uint32_t sent_ = 1;
+};
+
+// Sends given messages at given times (tag: the message's index in the script).
+struct ScriptedSend {
+  std::uint32_t from, to;
+  SimTime at;
+  std::uint64_t bytes;
+};
+class Scripted final : public net::DeviceBehaviour {
+ public:
+  Scripted(const std::vector<ScriptedSend>& script, std::vector<Delivered>& out) : script_(script), out_(out) {}
+  void start(net::DeviceLp& device) override {
+    for (std::uint32_t i = 0; i < script_.size(); ++i)
+      if (script_[i].from == device.device()) device.schedule(script_[i].at, net::kFirstBehaviourKind, {}, i);
+  }
+  void on_event(net::DeviceLp& device, const rackscale::pdes::Event& event) override {
+    const ScriptedSend& send = script_[event.aux];
+    device.send_message(send.to, send.bytes, event.aux, event.aux);
+  }
+  void on_delivery(net::DeviceLp& device, const net::Delivery& delivery) override {
+    out_.push_back({device.device(), delivery.tag, device.time()});
+  }
+
+ private:
+  const std::vector<ScriptedSend>& script_;
+  std::vector<Delivered>& out_;
+};
+}  // namespace
+
+// e0238a8: a sender reuses a message's id once it is delivered. The switches on the way still kept the
+// first message's record (their port held its run: nothing else had passed that port since), and counted
+// the second message's chunks from the first one's end. Device 0 - 3 switches - device 1, 50 GB/s;
+// every delivery at chunk fidelity's time.
+TEST(TrainFidelity, AMessageIdReusedAfterDeliveryIsANewMessageAtEveryNode) {
+  net::Topology line = rackscale::testing::make_topology(
+      5, {0, 4}, {{0, 1, 50e9, kLatency}, {1, 2, 50e9, kLatency}, {2, 3, 50e9, kLatency}, {3, 4, 50e9, kLatency}});
+  line.router = std::make_unique<rackscale::testing::LineRouter>();
+  auto ping_pong = [&](std::vector<Delivered>& out) { return std::make_unique<PingPong>(3, 16 * kChunk + 1000, out); };
+  const auto chunk = deliveries(line, net::Fidelity::chunk, ping_pong);
+  const auto train = deliveries(line, net::Fidelity::train, ping_pong);
+  ASSERT_EQ(chunk.size(), 6u);
+  EXPECT_EQ(train, chunk);
+}
+
+// 9c26308: a run a node holds back before two cuts of its message from upstream, the second below the
+// first, keeps only the chunks below both (it kept those below the first, and sent on chunks that came
+// again). Switches A - B - C - D in a line; message M of 32 chunks from device X (at A, 100 GB/s) to Y
+// (at D); every other link 50 GB/s (s = 1.31 us a chunk), 100 ns each (l). M's chunk i reaches A at
+// l + i s/2, leaves A at l + i s, so reaches B at 2l + i s and C at 3l + i s. Three one-chunk competitors
+// cross M's ports, each to a device of the next switch:
+//   at C, at 3l + 7.1 s: C keeps M's chunks 0-7 and holds back 8-31 to their head, 3l + 8 s;
+//   at A, at l + 7.3 s (M's heads there: l + i s/2): A takes back M's chunks from 15 on; B, whose copies
+//     of them are still to come, takes them back too and tells C (at 3l + 7.3 s);
+//   at B, at 2l + 7.6 s: B takes back chunks 8-14 and tells C (at 3l + 7.6 s).
+// So C's held-back run (8-31) fires after two cuts, at 15 then at 8: none of its chunks may go on.
+TEST(TrainFidelity, ARunHeldBackBeforeTwoCutsKeepsOnlyTheChunksBelowBoth) {
+  // Nodes: 0 X, 1-4 switches A-D, 5 Y (at D), 6 competitor at A, 7 its sink (at B), 8 competitor at B,
+  // 9 its sink (at C), 10 competitor at C, 11 its sink (at D). Devices in that order: X 0, Y 1, 2-7.
+  net::Topology comb = rackscale::testing::make_topology(
+      12, {0, 5, 6, 7, 8, 9, 10, 11},
+      {{0, 1, 100e9, kLatency}, {1, 2, 50e9, kLatency}, {2, 3, 50e9, kLatency}, {3, 4, 50e9, kLatency},
+       {4, 5, 50e9, kLatency}, {6, 1, 50e9, kLatency}, {7, 2, 50e9, kLatency}, {8, 2, 50e9, kLatency},
+       {9, 3, 50e9, kLatency}, {10, 3, 50e9, kLatency}, {11, 4, 50e9, kLatency}});
+  comb.router = std::make_unique<rackscale::testing::TreeRouter>(comb);
+  const SimTime s = net::serialization_time(kChunk, 50e9);
+  const auto at = [&](SimTime latencies, double chunks) { return latencies * kLatency + static_cast<SimTime>(chunks * static_cast<double>(s)); };
+  const std::vector<ScriptedSend> script{{0, 1, 0, 32 * kChunk},
+                                         {6, 7, at(2, 7.1), kChunk},   // reaches C at 3l + 7.1 s
+                                         {2, 3, at(0, 7.3), kChunk},   // reaches A at l + 7.3 s
+                                         {4, 5, at(1, 7.6), kChunk}};  // reaches B at 2l + 7.6 s
+  auto scripted = [&](std::vector<Delivered>& out) { return std::make_unique<Scripted>(script, out); };
+  const auto chunk = deliveries(comb, net::Fidelity::chunk, scripted);
+  const auto train = deliveries(comb, net::Fidelity::train, scripted);
+  ASSERT_EQ(chunk.size(), script.size());
+  EXPECT_EQ(train, chunk);
+}
+
 // ---- a run at one port ---------------------------------------------------------------------------------
 
 namespace {
-// 64 KiB chunks; a port of `bandwidth` B/s and 100 ns latency.
-constexpr std::uint64_t kChunk = 64 * 1024;
+// 64 KiB chunks (kChunk); a port of `bandwidth` B/s and 100 ns latency.
 net::OutputPort make_port(double bandwidth) {
   net::OutputPort p;
   p.bandwidth = bandwidth;
@@ -215,4 +354,106 @@ TEST(TrainRun, AKnownCompetitorSplitsARunAndTakingBackUndoesIt) {
                                           kNever, counters);
   EXPECT_EQ(kept.free_after, two.free_after);
   EXPECT_EQ(kept.last_tail_at, two.last_tail_at);
+}
+
+// pass_port and take_back skip the chunks whose times the port's steady state decides (a queue that grows
+// or drains at a constant rate, or no queue); against serving every chunk with OutputPort::transmit and
+// checking the output's uniformity chunk by chunk, over inputs slower, as fast and faster than the port,
+// ports free early and late, competitors at several heads, both forwarding modes.
+namespace {
+struct ChunkByChunk {
+  net::Passage passage;
+  net::PortCounters counters{1};
+};
+ChunkByChunk serve_one_by_one(const net::Run& in, rackscale::pdes::SimTime free, net::OutputPort port,
+                              const net::TrainSettings& s, rackscale::pdes::SimTime limit) {
+  ChunkByChunk r;
+  port.free_at = free;
+  const bool cut_through = s.forwarding == net::Forwarding::cut_through;
+  rackscale::pdes::SimTime pace = 0, first_out = 0, prev_out = 0, prev_tail = 0, last_finish = 0;
+  for (std::uint32_t i = 0; i < in.count; ++i) {
+    if (i > 0 && in.head_of(i) > limit) break;
+    const bool final = i + 1 == in.count;
+    const std::uint64_t bytes = final ? in.bytes_end : s.chunk_bytes;
+    const auto serialize = net::serialization_time(bytes, port.bandwidth);
+    const auto tx = port.transmit(in.head_of(i), final ? in.tail_end : (cut_through ? in.pace : 0), serialize);
+    const auto out_head = cut_through ? tx.start + port.latency : tx.finish + port.latency;
+    const auto out_tail = cut_through ? tx.finish - tx.start : 0;
+    if (i == 1) pace = out_head - prev_out;
+    if (i >= 1 && (out_head - prev_out != pace || prev_tail != (cut_through ? pace : 0))) {
+      port.free_at = last_finish;
+      break;
+    }
+    r.counters.record(0, bytes, serialize, tx.start - in.head_of(i));
+    r.passage.bytes += bytes;
+    if (i == 0) first_out = out_head;
+    prev_out = out_head;
+    prev_tail = out_tail;
+    last_finish = tx.finish;
+    r.passage.taken = i + 1;
+  }
+  r.passage.out.head = first_out;
+  r.passage.out.pace = r.passage.taken > 1 ? static_cast<std::uint32_t>(pace) : 0;
+  r.passage.out.tail_end = static_cast<std::uint32_t>(prev_tail);
+  r.passage.free_after = last_finish;
+  r.passage.last_tail_at = last_finish + port.latency;
+  return r;
+}
+
+void expect_counters_equal(const net::PortCounters& a, const net::PortCounters& b, const std::string& what) {
+  EXPECT_EQ(a.bytes(), b.bytes()) << what;
+  EXPECT_EQ(a.busy(), b.busy()) << what;
+  EXPECT_EQ(a.waited(), b.waited()) << what;
+  EXPECT_EQ(a.max_wait(), b.max_wait()) << what;
+  EXPECT_EQ(a.chunks(), b.chunks()) << what;
+}
+}  // namespace
+
+TEST(TrainRun, SteadyStretchesGiveTheTimesAndCountersOfServingChunkByChunk) {
+  const net::OutputPort port = make_port(50e9);
+  const auto s = net::serialization_time(kChunk, 50e9);
+  for (const auto forwarding : {net::Forwarding::cut_through, net::Forwarding::store_and_forward}) {
+    const net::TrainSettings settings{forwarding, kChunk};
+    for (const rackscale::pdes::SimTime pace : {rackscale::pdes::SimTime{0}, s / 3, s - 1, s, s + 1, 2 * s, 5 * s}) {
+      for (const std::uint32_t count : {1u, 2u, 3u, 7u, 40u}) {
+        for (const rackscale::pdes::SimTime free : {rackscale::pdes::SimTime{0}, 1'000'000 + 3 * s + 17, 1'000'000 + 30 * s}) {
+          net::Run in = source_run(count, count % 2 ? 1000 : kChunk);
+          in.head = 1'000'000;
+          in.pace = static_cast<std::uint32_t>(pace);
+          in.tail_end = forwarding == net::Forwarding::cut_through ? static_cast<std::uint32_t>(pace) / 2 : 0;
+          for (const std::uint32_t competitor : {count + 1, count / 2, 3u}) {
+            const auto limit = competitor >= count ? kNever : in.head_of(competitor) + 1;
+            const std::string what = "pace " + std::to_string(pace) + ", " + std::to_string(count) + " chunks, free " +
+                                     std::to_string(free) + ", limit " + std::to_string(limit) +
+                                     (forwarding == net::Forwarding::cut_through ? "" : ", store-and-forward");
+            net::PortCounters counters(1);
+            const net::Passage got = net::pass_port(in, free, port, settings, limit, counters);
+            const ChunkByChunk want = serve_one_by_one(in, free, port, settings, limit);
+            ASSERT_EQ(got.taken, want.passage.taken) << what;
+            EXPECT_EQ(got.out.head, want.passage.out.head) << what;
+            EXPECT_EQ(got.out.pace, want.passage.out.pace) << what;
+            EXPECT_EQ(got.out.tail_end, want.passage.out.tail_end) << what;
+            EXPECT_EQ(got.free_after, want.passage.free_after) << what;
+            EXPECT_EQ(got.last_tail_at, want.passage.last_tail_at) << what;
+            EXPECT_EQ(got.bytes, want.passage.bytes) << what;
+            expect_counters_equal(counters, want.counters, what);
+            // Taking back all but `keep` of what was taken leaves what passing those `keep` alone leaves.
+            const net::Run taken = in.prefix(got.taken, forwarding, kChunk);
+            for (std::uint32_t keep = 1; keep < got.taken; keep += 1 + got.taken / 5) {
+              net::PortCounters after = counters;
+              const net::Passage kept = net::take_back(taken, free, port, settings, keep, after);
+              const ChunkByChunk alone = serve_one_by_one(taken.prefix(keep, forwarding, kChunk), free, port, settings, kNever);
+              EXPECT_EQ(kept.free_after, alone.passage.free_after) << what << ", keep " << keep;
+              EXPECT_EQ(kept.last_tail_at, alone.passage.last_tail_at) << what << ", keep " << keep;
+              EXPECT_EQ(kept.bytes, got.bytes - alone.passage.bytes) << what << ", keep " << keep;
+              EXPECT_EQ(after.bytes(), alone.counters.bytes()) << what << ", keep " << keep;
+              EXPECT_EQ(after.busy(), alone.counters.busy()) << what << ", keep " << keep;
+              EXPECT_EQ(after.waited(), alone.counters.waited()) << what << ", keep " << keep;
+              EXPECT_EQ(after.chunks(), alone.counters.chunks()) << what << ", keep " << keep;
+            }
+          }
+        }
+      }
+    }
+  }
 }

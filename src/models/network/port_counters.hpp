@@ -43,6 +43,25 @@ class PortCounters {
     r.waited -= wait;
     --r.chunks;
   }
+  // `count` chunks at once (train fidelity's steady stretches, train_run.cpp): what record() would have
+  // counted for them one by one, given their sums, but for the longest wait, which the caller knows none
+  // of them sets (the chunks next to them, counted one by one, waited at least as long).
+  void record_many(std::uint32_t port, std::uint64_t count, std::uint64_t sent_bytes, std::uint64_t serialize,
+                   std::uint64_t waited) noexcept {
+    Record& r = records_[port];
+    r.bytes += sent_bytes;
+    r.busy += serialize;
+    r.waited += waited;
+    r.chunks += count;
+  }
+  void unrecord_many(std::uint32_t port, std::uint64_t count, std::uint64_t sent_bytes, std::uint64_t serialize,
+                     std::uint64_t waited) noexcept {
+    Record& r = records_[port];
+    r.bytes -= sent_bytes;
+    r.busy -= serialize;
+    r.waited -= waited;
+    r.chunks -= count;
+  }
   // `messages` messages that loaded the port without being carried one by one (a closed-form collective's
   // traffic): bytes and serialization time, no queueing.
   void charge(std::uint32_t port, std::uint64_t sent_bytes, pdes::SimTime serialize, std::uint64_t messages) noexcept {

@@ -53,7 +53,7 @@ void TrainFabric::send(NetworkNodeLp& source, const Message& message) {
   state.dst = dst;
   state.tag = run.tag;
   state.received = run.count;
-  pass(source, run);
+  pass(source, run, state);
 }
 
 void TrainFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
@@ -95,7 +95,7 @@ void TrainFabric::on_run(NetworkNodeLp& at, Run run) {
     run = run.prefix(cut - run.first, settings_.forwarding, settings_.chunk_bytes);
   }
   state.received += run.count;
-  pass(at, run);
+  pass(at, run, state);
 }
 
 void TrainFabric::on_held_run(NetworkNodeLp& at, const pdes::Event& event) {
@@ -109,7 +109,7 @@ void TrainFabric::on_held_run(NetworkNodeLp& at, const pdes::Event& event) {
   Run run = decode_held_run(event, generation);
   const auto it = node.messages.find(run.message);
   if (it == node.messages.end()) return;  // the message has left: this part was taken back upstream
-  const TrainMessage& state = it->second;
+  TrainMessage& state = it->second;
   if (generation < state.generation) {  // upstream took back chunks from every later cut on; they come again
     const std::uint32_t limit = *std::min_element(state.cuts.begin() + generation, state.cuts.end());
     if (limit <= run.first) return;
@@ -117,10 +117,10 @@ void TrainFabric::on_held_run(NetworkNodeLp& at, const pdes::Event& event) {
   }
   run.dst = state.dst;
   run.tag = state.tag;
-  pass(at, run);
+  pass(at, run, state);
 }
 
-void TrainFabric::pass(NetworkNodeLp& at, const Run& run) {
+void TrainFabric::pass(NetworkNodeLp& at, const Run& run, TrainMessage& state) {
   const pdes::SimTime now = at.current_time();
   RouteTag tag = run.tag;
   const PortIndex index = port_of(at, run.dst, tag);
@@ -132,7 +132,8 @@ void TrainFabric::pass(NetworkNodeLp& at, const Run& run) {
       cut_held(at, index, static_cast<std::uint32_t>((now - port.run.head) / port.run.pace) + 1, true);
     } else {
       port.holds = false;
-      forget_if_done(at, port.run.message);
+      // (never `run`'s own message, whose chunks are still here: `state` stays valid)
+      if (port.run.message != run.message) forget_if_done(at, port.run.message);
     }
   }
   OutputPort& out = at.output_port(index);
@@ -141,12 +142,11 @@ void TrainFabric::pass(NetworkNodeLp& at, const Run& run) {
   const Passage passage = pass_port(run, out.free_at, out, settings_, limit, context_.counters);
   port.free_before = out.free_at;
   out.free_at = passage.free_after;
-  TrainMessage& state = node.messages.at(run.message);
   const Run taken = run.prefix(passage.taken, settings_.forwarding, settings_.chunk_bytes);
   if (taken.ends_message) state.ended = true;
   if (passage.taken < run.count) hold_back(at, index, run.suffix(passage.taken), state.generation);
   if (out.peer == run.dst) {
-    reach_destination(at, taken, passage);
+    reach_destination(at, taken, passage, state);
   } else {
     Run forward = passage.out;
     forward.tag = tag;
@@ -215,8 +215,7 @@ void TrainFabric::on_cut(NetworkNodeLp& at, MessageId message, std::uint32_t run
   cut_held(at, index, chunk - port.run.first, false);
 }
 
-void TrainFabric::reach_destination(NetworkNodeLp& at, const Run& taken, const Passage& passage) {
-  TrainMessage& state = at.train_state().messages.at(taken.message);
+void TrainFabric::reach_destination(NetworkNodeLp& at, const Run& taken, const Passage& passage, TrainMessage& state) {
   state.bytes += passage.bytes;
   state.last_tail = passage.last_tail_at;
   if (!taken.ends_message) return;

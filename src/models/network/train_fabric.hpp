@@ -37,12 +37,12 @@ class TrainFabric final : public Fabric {
   void on_held_run(NetworkNodeLp& at, const pdes::Event& event);
   void on_cut(NetworkNodeLp& at, MessageId message, std::uint32_t run_number, std::uint32_t chunk);
   void on_finalize(NetworkNodeLp& at, MessageId message, std::uint32_t token);
-  // `run` (its head here now) is passed to its output port.
-  void pass(NetworkNodeLp& at, const Run& run);
+  // `run` (its head here now), whose message this node records in `state`, is passed to its output port.
+  void pass(NetworkNodeLp& at, const Run& run, TrainMessage& state);
   // The port's held run keeps its first `keep` chunks; the rest are kept back for later if `again`.
   void cut_held(NetworkNodeLp& at, PortIndex index, std::uint32_t keep, bool again);
   void hold_back(NetworkNodeLp& at, PortIndex index, const Run& rest, std::uint32_t generation);
-  void reach_destination(NetworkNodeLp& at, const Run& taken, const Passage& passage);
+  void reach_destination(NetworkNodeLp& at, const Run& taken, const Passage& passage, TrainMessage& state);
   void forget_if_done(NetworkNodeLp& at, MessageId message);
   [[nodiscard]] PortIndex port_of(NetworkNodeLp& at, std::uint32_t dst, RouteTag& tag) const;
 

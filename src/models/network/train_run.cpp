@@ -1,5 +1,6 @@
 #include "models/network/train_run.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -48,6 +49,68 @@ Hop hop(const Run& in, std::uint32_t i, pdes::SimTime free, const OutputPort& po
                                           h.bytes, h.out_tail, port.bandwidth));
   return h;
 }
+
+// Middle chunks i, i + 1, ... of `in` after chunk i - 1 started at `prev_start` having waited `prev_wait`
+// (its head to its start): how many of them, below `end`, follow the port's steady state, which is then
+// known without serving them one by one. Each middle chunk is full (serialized in `s`) and its tail follows
+// the run's pace p later, so with start_j = max(h_j, finish_{j-1}):
+//  - no queue (prev_wait = 0) and p >= s: every chunk starts at its head (finish_j = h_j + p, or h_j + s
+//    store-and-forward, no later than h_{j+1}); step p, waits 0;
+//  - otherwise: start_j = start_{j-1} + s while that is no earlier than h_j, i.e. while the wait
+//    w_j = w_{j-1} + s - p stays >= 0 (forever if s >= p); step s.
+// In both, chunk j finishes at start_j + step (cut-through) or start_j + s (store-and-forward), and its
+// output is uniform with the step as pace: what pass_port's chunk-by-chunk loop would find.
+struct Stretch {
+  std::uint32_t count = 0;
+  pdes::SimTime step = 0;
+  std::int64_t wait_change = 0;  // w_j - w_{j-1}
+};
+Stretch steady_stretch(const Run& in, std::uint32_t i, std::uint32_t end, pdes::SimTime prev_wait, pdes::SimTime s) {
+  Stretch st;
+  if (end <= i) return st;
+  const std::uint32_t available = end - i;
+  const pdes::SimTime p = in.pace;
+  if (prev_wait == 0 && p >= s) {
+    st.count = available;
+    st.step = p;
+    return st;
+  }
+  st.step = s;
+  st.wait_change = static_cast<std::int64_t>(s) - static_cast<std::int64_t>(p);
+  st.count = s >= p ? available
+                    : static_cast<std::uint32_t>(std::min<pdes::SimTime>(available, prev_wait / (p - s)));
+  return st;
+}
+
+// The first `n` chunks of a stretch whose chunk before started at `prev_start` having waited `prev_wait`:
+// their waits summed (mod 2^64, as adding them one by one would) and the last one's finish. Their longest
+// wait is not needed: the waits change by a constant step, so none exceeds both the chunk's before and
+// the chunk's after, which are served (and counted) one by one.
+struct StretchPart {
+  std::uint64_t waited = 0;
+  pdes::SimTime finish = 0;
+};
+StretchPart stretch_part(const Stretch& st, std::uint32_t n, pdes::SimTime prev_start, pdes::SimTime prev_wait,
+                         pdes::SimTime s, Forwarding forwarding) {  // n >= 1
+  StretchPart part;
+  const auto d = static_cast<std::uint64_t>(st.wait_change);  // two's complement: the sums wrap as one by one
+  const std::uint64_t triangle = static_cast<std::uint64_t>(n) * (n + 1) / 2;
+  part.waited = n * prev_wait + d * triangle;
+  const pdes::SimTime start = prev_start + static_cast<pdes::SimTime>(n) * st.step;
+  part.finish = start + (forwarding == Forwarding::cut_through ? st.step : s);
+  return part;
+}
+
+pdes::SimTime full_chunk_time(const OutputPort& port, const TrainSettings& s) {
+  return port.full_chunk_serialize > 0 ? port.full_chunk_serialize : serialization_time(s.chunk_bytes, port.bandwidth);
+}
+
+// The index past the last chunk of `in` whose head is no later than `limit`.
+std::uint32_t heads_until(const Run& in, pdes::SimTime limit) {
+  if (in.head > limit) return 0;
+  if (in.pace == 0) return in.count;
+  return static_cast<std::uint32_t>(std::min<pdes::SimTime>(in.count, (limit - in.head) / in.pace + 1));
+}
 }  // namespace
 
 Run Run::prefix(std::uint32_t n, Forwarding forwarding, std::uint64_t chunk_bytes) const noexcept {
@@ -74,8 +137,28 @@ Passage pass_port(const Run& in, pdes::SimTime free, const OutputPort& port, con
   pdes::SimTime pace = 0;
   pdes::SimTime first_out_head = 0;
   Hop last;
+  const pdes::SimTime s = full_chunk_time(port, settings);
+  // Chunks below it are middle chunks with heads no later than `limit`: steady stretches may skip them.
+  const std::uint32_t middle_end = std::min(in.count - 1, std::max<std::uint32_t>(1, heads_until(in, limit)));
   for (std::uint32_t i = 0; i < in.count; ++i) {
     if (i > 0 && in.head_of(i) > limit) break;
+    if (i >= 2) {  // the output's pace is known: skip what the steady state decides, all but its last chunk
+      const pdes::SimTime prev_wait = last.tx.start - last.head;
+      const Stretch st = steady_stretch(in, i, middle_end, prev_wait, s);
+      if (st.step == pace && st.count > 1) {
+        const std::uint32_t n = st.count - 1;
+        const StretchPart part = stretch_part(st, n, last.tx.start, prev_wait, s, settings.forwarding);
+        counters.record_many(port.id, n, n * settings.chunk_bytes, n * s, part.waited);
+        p.bytes += n * settings.chunk_bytes;
+        free = part.finish;
+        // Chunk i + n - 1 as the next hop's checks read it (its tail, middle, is the one before's).
+        last.tx = {last.tx.start + n * st.step, part.finish};
+        last.head = in.head_of(i + n - 1);
+        last.out_head += n * st.step;
+        i += n;
+        p.taken = i;
+      }
+    }
     const Hop h = hop(in, i, free, port, settings);
     if (i == 1) {
       pace = h.out_head - last.out_head;
@@ -106,7 +189,26 @@ Passage take_back(const Run& in, pdes::SimTime free, const OutputPort& port, con
                   std::uint32_t keep, PortCounters& counters) {
   Passage p;
   p.taken = keep;
+  const pdes::SimTime s = full_chunk_time(port, settings);
+  Hop last;
   for (std::uint32_t i = 0; i < in.count; ++i) {
+    if (i >= 1) {  // skip what the steady state decides, all but its last chunk, on one side of `keep`
+      const pdes::SimTime prev_wait = last.tx.start - last.head;
+      const std::uint32_t end = i < keep ? std::min(keep, in.count - 1) : in.count - 1;
+      const Stretch st = steady_stretch(in, i, end, prev_wait, s);
+      if (st.count > 1) {
+        const std::uint32_t n = st.count - 1;
+        const StretchPart part = stretch_part(st, n, last.tx.start, prev_wait, s, settings.forwarding);
+        if (i >= keep) {
+          counters.unrecord_many(port.id, n, n * settings.chunk_bytes, n * s, part.waited);
+          p.bytes += n * settings.chunk_bytes;
+        }
+        free = part.finish;
+        last.tx = {last.tx.start + n * st.step, part.finish};
+        last.head = in.head_of(i + n - 1);
+        i += n;
+      }
+    }
     const Hop h = hop(in, i, free, port, settings);
     free = h.tx.finish;
     if (i < keep) {
@@ -116,6 +218,7 @@ Passage take_back(const Run& in, pdes::SimTime free, const OutputPort& port, con
       counters.unrecord(port.id, h.bytes, h.serialize, h.tx.start - h.head);
       p.bytes += h.bytes;  // the bytes taken back
     }
+    last = h;
   }
   return p;
 }
