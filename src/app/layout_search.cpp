@@ -11,11 +11,13 @@
 #include <boost/serialization/vector.hpp>
 #include <fmt/format.h>
 
+#include "app/checkpoint_options.hpp"
 #include "app/training_run.hpp"
 #include "io/number_format.hpp"
 #include "models/memory/infeasible_job.hpp"
 #include "models/network/build_topology.hpp"
 #include "models/workload/training_plan.hpp"
+#include "pdes/stop_signals.hpp"
 #include "search/iteration_estimate.hpp"
 #include "search/rank_correlation.hpp"
 
@@ -58,6 +60,16 @@ struct SimulationRow {
     ar & finalist & iteration & compute & exposed & bubble & failure;
   }
 };
+
+// Every rank agrees whether any was asked to stop (a signal, docs/cli.md); if so they all throw RunStopped
+// with what was done, so the search ends with exit 4 instead of running on between collectives.
+void stop_if_asked(const boost::mpi::communicator& comm, const std::string& done) {
+  const int mine = pdes::stop_signal_received();
+  int any = 0;
+  boost::mpi::all_reduce(comm, mine, any, boost::mpi::maximum<int>());
+  if (any != 0)
+    throw RunStopped(fmt::format("stopped by signal {} after {}; a search is not checkpointed: run it again", any, done));
+}
 
 template <typename Row>
 std::vector<Row> gather_rows(const boost::mpi::communicator& comm, const std::vector<Row>& mine) {
@@ -107,6 +119,7 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
     for (const auto& [rule, n] : pruned) result.pruned[rule] += n;
   }
   result.prune_seconds = seconds_since(start);
+  stop_if_asked(comm, "pruning");
   progress(fmt::format("pruned {} layouts in {:.1f} s: {} left", io::with_commas(result.layouts),
                        result.prune_seconds, io::with_commas(kept.size())));
 
@@ -116,6 +129,7 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
   const search::CostModel costs = search::cost_model(cluster, topology, scenario.tco);
   std::vector<EstimateRow> estimate_rows;
   for (std::uint64_t j = me; j < kept.size(); j += ranks) {
+    if (pdes::stop_signal_received() != 0) break;  // stop_if_asked below: every rank ends the search
     EstimateRow row;
     row.position = j;
     const auto parallel = search::layout_at(job, result.space, kept[j].index);
@@ -134,6 +148,8 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
     }
     estimate_rows.push_back(row);
   }
+  stop_if_asked(comm, fmt::format("estimating {} of {} layouts on rank {}", estimate_rows.size(),
+                                   (kept.size() + ranks - 1 - me) / ranks, me));
   std::vector<EstimateRow> estimates = gather_rows(comm, estimate_rows);
   std::sort(estimates.begin(), estimates.end(),
             [](const EstimateRow& a, const EstimateRow& b) { return a.position < b.position; });

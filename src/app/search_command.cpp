@@ -9,6 +9,7 @@
 
 #include "app/exit_codes.hpp"
 #include "app/layout_search.hpp"
+#include "app/run_failure.hpp"
 #include "app/scenario_errors.hpp"
 #include "io/config/config_error.hpp"
 #include "io/config/scenario_loader.hpp"
@@ -17,7 +18,6 @@
 #include "io/text_table.hpp"
 #include "models/memory/memory_check.hpp"
 #include "models/network/fidelity.hpp"
-#include "pdes/error.hpp"
 
 namespace rackscale::app {
 namespace {
@@ -156,9 +156,10 @@ int SearchCommand::execute(const boost::mpi::communicator& comm) {
     const std::string what = e.what();
     if (printer) std::cerr << (what.rfind("--", 0) == 0 ? what : locate_error(scenario, what)) << '\n';
     return kExitBadInput;
-  } catch (const pdes::SimulationError& e) {
-    if (printer) std::cerr << "search: a simulation failed: " << e.what() << '\n';
-    return kExitInternalError;
+  } catch (...) {
+    const RunFailure failure = run_failure(scenario);
+    if (printer) std::cerr << "search: " << failure.message << '\n';
+    return failure.exit_code;
   }
   if (!printer) return kExitOk;
   const std::uint64_t devices = scenario.cluster.devices();
