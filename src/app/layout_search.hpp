@@ -1,0 +1,65 @@
+#pragma once
+// `rackscale search`'s work, on every rank: the layout space of the scenario's training job pruned by
+// the rules (search/layout_candidates.hpp), every survivor estimated (search/iteration_estimate.hpp), the
+// best by the estimate simulated with the event engine, all ranked by the objective
+// (search/layout_figures.hpp). docs/search.md.
+//
+// Over MPI: rank r prunes the points r, r + R, r + 2R, ... of the product and estimates the survivors
+// j = r mod R; the finalists are simulated by groups of --ranks-per-candidate ranks (finalist f by group
+// f mod groups), each with its own communicator. Every share is gathered in index order, so every rank
+// holds the same result and the ranking is the same for any rank count.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/mpi/communicator.hpp>
+
+#include "models/scenario.hpp"
+#include "search/layout_candidates.hpp"
+#include "search/layout_figures.hpp"
+#include "search/layout_space.hpp"
+
+namespace rackscale::app {
+
+struct SearchOptions {
+  std::string space;  // --space: axes replacing the defaults
+  search::Objective objective = search::Objective::time;
+  std::uint32_t simulate = 8;             // finalists run by the event engine (0: estimates only)
+  std::uint32_t ranks_per_candidate = 1;  // ranks per simulated finalist
+  std::optional<models::network::Fidelity> fidelity;  // the finalists' network fidelity (default: the scenario's)
+};
+
+struct RankedLayout {
+  search::Candidate candidate;
+  std::uint64_t tokens_per_iteration = 0;
+  double model_flops = 0;  // per iteration, whole job
+  search::IterationFigures estimate;
+  search::RunFigures estimated;
+  bool simulated = false;
+  search::IterationFigures simulation;
+  search::RunFigures figures;  // the simulation's where there is one, else the estimate's
+  std::string failure;         // a finalist the simulation refused (its message); ranked last
+};
+
+struct SearchResult {
+  search::LayoutSpace space;
+  std::uint64_t layouts = 0;                    // examined
+  std::map<std::string, std::uint64_t> pruned;  // by rule
+  std::vector<RankedLayout> ranked;             // finalists by simulated score, then the rest by estimate
+  std::uint32_t simulated = 0;
+  std::optional<double> spearman;  // of estimated and simulated scores over the finalists
+  double prune_seconds = 0, estimate_seconds = 0, simulate_seconds = 0;  // wall time of each phase
+};
+
+// Progress lines for rank 0 to print ("pruned 172,032 layouts: 9,120 left", "simulated 3 of 16 ...").
+using SearchProgress = std::function<void(const std::string&)>;
+
+// Collective. Throws std::invalid_argument (bad option or scenario, before anything is simulated; the
+// messages name the option or config key) and whatever a simulation throws beyond a refused layout.
+[[nodiscard]] SearchResult run_search(const boost::mpi::communicator& comm, const models::Scenario& scenario,
+                                      const SearchOptions& options, const SearchProgress& progress);
+
+}  // namespace rackscale::app

@@ -1,0 +1,187 @@
+#include "app/search_command.hpp"
+
+#include <algorithm>
+#include <iostream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "app/exit_codes.hpp"
+#include "app/layout_search.hpp"
+#include "app/run_failure.hpp"
+#include "app/scenario_errors.hpp"
+#include "io/config/config_error.hpp"
+#include "io/config/scenario_loader.hpp"
+#include "io/number_format.hpp"
+#include "io/scenario_header.hpp"
+#include "io/text_table.hpp"
+#include "models/memory/memory_check.hpp"
+#include "models/network/fidelity.hpp"
+
+namespace rackscale::app {
+namespace {
+
+std::string ranked_table(const SearchResult& r, std::uint32_t top, std::uint64_t devices, std::uint64_t capacity) {
+  using A = io::TextTable::Align;
+  io::TextTable t({"#", "layout", "iteration", "by", "tokens/s", "MFU", "memory/device", "exposed", "bubble",
+                   "time to train", "cost", "carbon"},
+                  {A::right, A::left, A::right, A::left, A::right, A::right, A::right, A::right, A::right, A::right,
+                   A::right, A::right});
+  const std::size_t rows = std::min<std::size_t>(top, r.ranked.size());
+  for (std::size_t i = 0; i < rows; ++i) {
+    const RankedLayout& l = r.ranked[i];
+    const search::RunFigures& f = l.figures;
+    const std::string by = l.simulated ? "simulated" : l.failure.empty() ? "estimate" : "refused";
+    t.add_row({std::to_string(i + 1), search::describe(l.candidate.parallel, devices),
+               io::format_seconds(f.iteration_seconds), by, io::significant(f.tokens_per_second),
+               io::format_percent(f.mfu),
+               fmt::format("{} of {}", models::memory::format_gib(l.candidate.peak_memory),
+                           models::memory::format_gib(capacity)),
+               io::format_percent(f.exposed_share), io::format_percent(f.bubble_share),
+               io::format_seconds(f.time_to_train_seconds), io::format_usd(f.cost_usd),
+               fmt::format("{:.4g} t", f.carbon_kg / 1e3)});
+  }
+  return t.render();
+}
+
+nlohmann::ordered_json figures_json(const search::RunFigures& f) {
+  nlohmann::ordered_json j;
+  j["iteration_s"] = f.iteration_seconds;
+  j["tokens_per_s"] = f.tokens_per_second;
+  j["mfu"] = f.mfu;
+  j["exposed_communication_share"] = f.exposed_share;
+  j["pipeline_bubble_share"] = f.bubble_share;
+  j["iterations"] = f.iterations;
+  j["time_to_train_s"] = f.time_to_train_seconds;
+  j["cost_usd"] = f.cost_usd;
+  j["carbon_kgco2e"] = f.carbon_kg;
+  j["tokens_per_usd"] = f.tokens_per_dollar;
+  return j;
+}
+
+nlohmann::ordered_json result_json(const SearchResult& r, const SearchOptions& options, std::uint32_t top,
+                                   std::uint64_t devices) {
+  nlohmann::ordered_json j;
+  j["objective"] = search::objective_name(options.objective);
+  j["space"] = search::describe(r.space);
+  j["layouts"] = r.layouts;
+  nlohmann::ordered_json pruned = nlohmann::ordered_json::object();
+  for (const auto& [rule, n] : r.pruned) pruned[rule] = n;
+  j["pruned"] = pruned;
+  j["estimated"] = r.ranked.size();
+  j["simulated"] = r.simulated;
+  j["spearman"] = r.spearman ? nlohmann::ordered_json(*r.spearman) : nlohmann::ordered_json();
+  j["seconds"] = {{"prune", r.prune_seconds}, {"estimate", r.estimate_seconds}, {"simulate", r.simulate_seconds}};
+  nlohmann::ordered_json ranked = nlohmann::ordered_json::array();
+  const std::size_t rows = std::min<std::size_t>(top, r.ranked.size());
+  for (std::size_t i = 0; i < rows; ++i) {
+    const RankedLayout& l = r.ranked[i];
+    const auto& p = l.candidate.parallel;
+    nlohmann::ordered_json row;
+    row["rank"] = i + 1;
+    row["layout"] = search::describe(p, devices);
+    row["parallel"] = {{"tensor", p.tensor},
+                       {"pipeline", p.pipeline},
+                       {"virtual_stages", p.virtual_stages},
+                       {"data", p.data},
+                       {"context", p.context},
+                       {"expert", p.expert},
+                       {"micro_batch", p.micro_batch},
+                       {"zero_stage", p.zero_stage},
+                       {"recompute", p.recompute == models::workload::Recompute::full        ? "full"
+                                     : p.recompute == models::workload::Recompute::selective ? "selective"
+                                                                                             : "none"},
+                       {"sequence_parallel", p.sequence_parallel}};
+    if (p.first_stage_layers) row["parallel"]["first_stage_layers"] = *p.first_stage_layers;
+    if (p.last_stage_layers) row["parallel"]["last_stage_layers"] = *p.last_stage_layers;
+    row["memory_bytes_per_device"] = l.candidate.peak_memory;
+    row["by"] = l.simulated ? "simulated" : l.failure.empty() ? "estimate" : "refused";
+    row["estimate"] = figures_json(l.estimated);
+    if (l.simulated) row["simulated"] = figures_json(l.figures);
+    if (!l.failure.empty()) row["failure"] = l.failure;
+    ranked.push_back(row);
+  }
+  j["ranked"] = ranked;
+  return j;
+}
+
+}  // namespace
+
+SearchCommand::SearchCommand(CLI::App& parent)
+    : command_(parent.add_subcommand("search", "The best parallel layouts of a training config on its cluster")) {
+  command_->add_option("config", config_, "Scenario file (YAML) with a training workload")->required();
+  command_->add_option("--set", overrides_, "Override a config value: --set cluster.nodes=32 (repeatable)");
+  command_->add_option("--objective", objective_, "Rank by time, cost, carbon or tokens_per_dollar (default time)");
+  command_->add_option("--top", top_, "Layouts shown (default 10)");
+  command_->add_option("--space", space_,
+                       "Axes to search instead of the defaults: 'tensor=1,2,4,8 pipeline=1..64 zero=0..3 ...'");
+  command_->add_option("--simulate", simulate_, "Best layouts by the estimate run by the event engine (default 8)");
+  command_->add_option("--ranks-per-candidate", ranks_per_candidate_, "MPI ranks per simulated layout (default 1)");
+  command_->add_option("--fidelity", fidelity_, "Network fidelity of the simulated layouts (default: the config's)");
+  command_->add_flag("--json", json_, "Also print the result as JSON on the last line");
+  command_->add_flag("--quiet", quiet_, "No progress lines on stderr");
+}
+
+int SearchCommand::execute(const boost::mpi::communicator& comm) {
+  const bool printer = comm.rank() == 0;
+  models::Scenario scenario;
+  SearchOptions options;
+  SearchResult result;
+  try {
+    scenario = io::load_scenario(config_, overrides_);
+    options.space = space_;
+    options.objective = search::parse_objective(objective_);
+    options.simulate = simulate_;
+    options.ranks_per_candidate = ranks_per_candidate_;
+    if (!fidelity_.empty()) {
+      std::string names;
+      for (const auto& f : models::network::fidelities()) {
+        names += (names.empty() ? "" : ", ") + std::string(f.name);
+        if (f.name == fidelity_) options.fidelity = f.fidelity;
+      }
+      if (!options.fidelity)
+        throw std::invalid_argument(fmt::format("--fidelity: expected one of {}, found '{}'", names, fidelity_));
+    }
+    if (top_ == 0) throw std::invalid_argument("--top: expected at least 1, found 0");
+    const SearchProgress progress = [&](const std::string& line) {
+      if (printer && !quiet_) std::cerr << "search: " << line << '\n';
+    };
+    result = run_search(comm, scenario, options, progress);
+  } catch (const io::ConfigError& e) {
+    if (printer) std::cerr << e.what() << '\n';
+    return kExitBadInput;
+  } catch (const std::invalid_argument& e) {
+    // An option's error names the option; a scenario's gets the file and line of its key.
+    const std::string what = e.what();
+    if (printer) std::cerr << (what.rfind("--", 0) == 0 ? what : locate_error(scenario, what)) << '\n';
+    return kExitBadInput;
+  } catch (...) {
+    const RunFailure failure = run_failure(scenario);
+    if (printer) std::cerr << "search: " << failure.message << '\n';
+    return failure.exit_code;
+  }
+  if (!printer) return kExitOk;
+  const std::uint64_t devices = scenario.cluster.devices();
+  std::cout << io::scenario_header(scenario, fmt::format("layout search for {} devices of {}", io::with_commas(devices),
+                                                          scenario.cluster.accelerator.name));
+  std::cout << fmt::format("space     {}\n", search::describe(result.space));
+  std::string pruned;
+  for (const auto& [rule, n] : result.pruned) pruned += fmt::format("{}{} {}", pruned.empty() ? "" : ", ", rule, io::with_commas(n));
+  std::cout << fmt::format("layouts   {} examined, {} pruned ({}), {} estimated, {} simulated\n",
+                           io::with_commas(result.layouts),
+                           io::with_commas(result.layouts - result.ranked.size()),
+                           pruned.empty() ? "none" : pruned, io::with_commas(result.ranked.size()), result.simulated);
+  if (result.spearman)
+    std::cout << fmt::format("estimate  Spearman rank correlation with the simulated finalists: {:.3f}\n", *result.spearman);
+  std::cout << fmt::format("ranked by {} ({})\n", search::objective_name(options.objective),
+                           scenario.tco.inputs.token_budget > 0
+                               ? fmt::format("time to train {} tokens", io::significant(static_cast<double>(
+                                                                            scenario.tco.inputs.token_budget)))
+                               : std::string("no tco.token_budget: one iteration"));
+  std::cout << ranked_table(result, top_, devices, scenario.cluster.accelerator.memory_bytes);
+  if (json_) std::cout << result_json(result, options, top_, devices).dump() << '\n';
+  return kExitOk;
+}
+
+}  // namespace rackscale::app

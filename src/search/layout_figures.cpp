@@ -1,0 +1,82 @@
+#include "search/layout_figures.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "models/accelerator/compute_model.hpp"
+#include "models/network/cabling.hpp"
+#include "models/tco/accounting.hpp"
+#include "models/tco/run_measures.hpp"
+
+namespace rackscale::search {
+
+Objective parse_objective(std::string_view text) {
+  if (text == "time") return Objective::time;
+  if (text == "cost") return Objective::cost;
+  if (text == "carbon") return Objective::carbon;
+  if (text == "tokens_per_dollar") return Objective::tokens_per_dollar;
+  throw std::invalid_argument(
+      fmt::format("--objective: expected time, cost, carbon or tokens_per_dollar, found '{}'", text));
+}
+
+const char* objective_name(Objective objective) noexcept {
+  switch (objective) {
+    case Objective::time: return "time";
+    case Objective::cost: return "cost";
+    case Objective::carbon: return "carbon";
+    case Objective::tokens_per_dollar: return "tokens_per_dollar";
+  }
+  return "time";
+}
+
+CostModel cost_model(const models::network::ClusterSpec& cluster, const models::network::Topology& topology,
+                     const models::tco::TcoSettings& settings) {
+  CostModel m;
+  m.settings = settings;
+  m.power = models::power::cluster_power(cluster, settings.host_idle_watts, settings.host_active_watts,
+                                         settings.memory_bound_activity);
+  m.inventory = models::tco::inventory_of(topology, cluster, models::network::plan_cabling(topology, cluster), m.power,
+                                          settings.inputs.prices);
+  m.accelerator = cluster.accelerator.name;
+  m.peak_flops = models::accelerator::peak_flops(cluster.accelerator, models::accelerator::DType::bf16);
+  m.devices = cluster.devices();
+  return m;
+}
+
+RunFigures run_figures(const IterationFigures& it, std::uint64_t tokens_per_iteration, double model_flops,
+                       const CostModel& costs) {
+  if (it.iteration <= 0) throw std::invalid_argument("search: an iteration of zero time");
+  RunFigures f;
+  const double t = pdes::to_seconds(it.iteration);
+  f.iteration_seconds = t;
+  f.tokens_per_second = static_cast<double>(tokens_per_iteration) / t;
+  f.mfu = model_flops / (t * static_cast<double>(costs.devices) * costs.peak_flops);
+  f.exposed_share = static_cast<double>(it.exposed_communication) / static_cast<double>(it.iteration);
+  f.bubble_share = static_cast<double>(it.pipeline_bubble) / static_cast<double>(it.iteration);
+  const std::uint64_t budget = costs.settings.inputs.token_budget;
+  f.iterations = budget > 0 ? models::tco::iterations_for_tokens(budget, tokens_per_iteration) : 1;
+  f.time_to_train_seconds = t * static_cast<double>(f.iterations);
+  models::tco::AccountingRequest request;
+  request.device_hours = static_cast<double>(costs.devices) * f.time_to_train_seconds / 3600.0;
+  request.utilization = std::clamp(static_cast<double>(it.compute) / static_cast<double>(it.iteration), 0.0, 1.0);
+  const auto report = models::tco::account(costs.settings, costs.inventory, costs.power, request, costs.accelerator);
+  f.cost_usd = report.whole_run.cost_usd;
+  f.carbon_kg = report.whole_run.carbon_kgco2e;
+  const double tokens = static_cast<double>(budget > 0 ? budget : tokens_per_iteration);
+  f.tokens_per_dollar = f.cost_usd > 0 ? tokens / f.cost_usd : 0;
+  return f;
+}
+
+double score(Objective objective, const RunFigures& f) noexcept {
+  switch (objective) {
+    case Objective::time: return f.time_to_train_seconds;
+    case Objective::cost: return f.cost_usd;
+    case Objective::carbon: return f.carbon_kg;
+    case Objective::tokens_per_dollar: return f.tokens_per_dollar > 0 ? 1.0 / f.tokens_per_dollar : 1e300;
+  }
+  return f.time_to_train_seconds;
+}
+
+}  // namespace rackscale::search
