@@ -22,6 +22,7 @@
 #include "app/partition_command.hpp"
 #include "app/presets_command.hpp"
 #include "app/tco_command.hpp"
+#include "app/export_trace_command.hpp"
 #include "app/run_command.hpp"
 #include "app/version.hpp"
 #include "pdes/stop_signals.hpp"
@@ -73,6 +74,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<PartitionCommand>(cli));
   commands.push_back(std::make_unique<PresetsCommand>(cli));
   commands.push_back(std::make_unique<TcoCommand>(cli));
+  commands.push_back(std::make_unique<ExportTraceCommand>(cli));
 
   try {
     cli.parse(argc, argv);

@@ -328,4 +328,5 @@ TEST(TraceReplay, RefusesATraceCountThatIsNotTheDevices) {
   }
 }
 
+
 }  // namespace

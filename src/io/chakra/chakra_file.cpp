@@ -125,6 +125,8 @@ TraceNode node_from_proto(const chakra::Node& proto, const std::filesystem::path
     } else if (name == "num_ops") {
       node.flops = a.value_case() == chakra::Attribute::kDoubleVal ? a.double_val()
                                                                     : static_cast<double>(count_value(a, file, node.id));
+    } else if (name == "duration_ps") {
+      node.duration_ps = count_value(a, file, node.id);
     } else if (name == "tensor_size") {
       node.tensor_bytes = count_value(a, file, node.id);
     } else if (name == "comm_type") {
@@ -187,6 +189,7 @@ chakra::Node proto_from_node(const TraceNode& node) {
     a->set_name("num_ops");
     a->set_double_val(node.flops);
   }
+  if (node.duration_ps > 0) add_attribute(proto, "duration_ps", static_cast<std::int64_t>(node.duration_ps));
   if (node.tensor_bytes > 0) add_attribute(proto, "tensor_size", static_cast<std::int64_t>(node.tensor_bytes));
   if (node.collective) add_attribute(proto, "comm_type", static_cast<std::int64_t>(*node.collective));
   const bool communicates = node.kind == TraceNodeKind::collective || node.kind == TraceNodeKind::send ||

@@ -109,8 +109,11 @@ void TraceDevice::start_communication(network::DeviceLp& device, std::uint32_t i
       stats_.bytes_sent += op.bytes;
       const std::uint64_t tag = accelerator::pipeline_tag(op.match);
       waiting_ack_.emplace(tag | kAckBit, i);
-      device.send_message(op.peer_device, op.bytes, (static_cast<std::uint64_t>(device.device()) << 32) | (op.match & 0xFFFF'FFFFu),
-                          tag);
+      // The flow from the tag, as the training executor's from its match id: an exported program's
+      // messages take the paths they took when generated.
+      const std::uint64_t flow =
+          (static_cast<std::uint64_t>(device.device()) << 32) | (static_cast<std::uint64_t>(op.tag) & 0xFFFF'FFFFu);
+      device.send_message(op.peer_device, op.bytes, flow, tag);
       break;
     }
     case ReplayKind::recv: {

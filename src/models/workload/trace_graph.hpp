@@ -49,6 +49,9 @@ struct TraceNode {
   std::string name;
   bool cpu_op = false;                     // host-side operator: no device time
   std::uint64_t duration_micros = 0;       // measured; 0: not measured
+  // rackscale's exact duration in ps (attribute duration_ps, which the exporter writes beside the rounded
+  // duration_micros); 0: none. Preferred over duration_micros when present.
+  std::uint64_t duration_ps = 0;
   double flops = 0;                        // num_ops
   std::uint64_t tensor_bytes = 0;          // tensor_size
   std::optional<TraceCollective> collective;  // comm_type (collective nodes)

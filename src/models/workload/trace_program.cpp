@@ -44,7 +44,10 @@ std::uint32_t key_of(std::uint64_t fingerprint, std::uint64_t n) noexcept {
   return static_cast<std::uint32_t>(mix(fingerprint ^ mix(n)) % accelerator::kCollectiveKeyLimit);
 }
 
-pdes::SimTime measured(const TraceNode& node) { return node.duration_micros * kPicosecondsPerMicrosecond; }
+// rackscale's exact duration where the trace has it (exported traces), else the measured microseconds.
+pdes::SimTime measured(const TraceNode& node) {
+  return node.duration_ps > 0 ? node.duration_ps : node.duration_micros * kPicosecondsPerMicrosecond;
+}
 
 class Builder {
  public:
@@ -103,12 +106,12 @@ class Builder {
         break;
       case TraceNodeKind::compute:
         op.kind = ReplayKind::compute;
-        op.duration = node.duration_micros > 0 ? measured(node) : modelled(node);
+        op.duration = node.duration_micros > 0 || node.duration_ps > 0 ? measured(node) : modelled(node);
         break;
       case TraceNodeKind::memory_load:
       case TraceNodeKind::memory_store:
         op.kind = ReplayKind::memory;
-        op.duration = node.duration_micros > 0 ? measured(node)
+        op.duration = node.duration_micros > 0 || node.duration_ps > 0 ? measured(node)
                                                : accelerator::compute_time(accelerator_, {.bytes = static_cast<double>(node.tensor_bytes)});
         break;
       case TraceNodeKind::collective:
@@ -186,6 +189,7 @@ class Builder {
     const std::uint32_t destination = send ? peer : program_.rank;
     const std::uint64_t k = occurrences_[{source, destination, node.tag}]++;
     op.match = match_of(source, destination, node.tag, k);
+    op.tag = node.tag;
     program_.point_to_point.push_back({source, destination, node.tag, node.id, send});
   }
 

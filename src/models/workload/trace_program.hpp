@@ -39,6 +39,7 @@ struct ReplayOp {
   // send / recv
   std::uint32_t peer_device = 0;
   std::uint64_t match = 0;           // identical on the send and its receive, below 2^39
+  std::int64_t tag = 0;              // the trace's comm_tag: names the message's flow (its ECMP path)
   std::uint32_t first_dependency = 0;  // into TraceProgram::dependencies
   std::uint32_t dependency_count = 0;
 };
