@@ -23,6 +23,7 @@
 #include "app/presets_command.hpp"
 #include "app/search_command.hpp"
 #include "app/tco_command.hpp"
+#include "app/export_trace_command.hpp"
 #include "app/run_command.hpp"
 #include "app/version.hpp"
 #include "pdes/stop_signals.hpp"
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<PresetsCommand>(cli));
   commands.push_back(std::make_unique<TcoCommand>(cli));
   commands.push_back(std::make_unique<SearchCommand>(cli));
+  commands.push_back(std::make_unique<ExportTraceCommand>(cli));
 
   try {
     cli.parse(argc, argv);

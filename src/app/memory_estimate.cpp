@@ -14,6 +14,7 @@
 #include "models/network/port_counters.hpp"
 #include "models/network/switch_lp.hpp"
 #include "models/traffic/traffic_device.hpp"
+#include "models/workload/trace_device.hpp"
 #include "models/workload/training_plan.hpp"
 #include "models/workload/training_role.hpp"
 #include "pdes/event_pool.hpp"
@@ -98,6 +99,10 @@ MemoryEstimate estimate_memory(const models::Scenario& scenario, int ranks) {
     case models::WorkloadKind::traffic:
       add("traffic plan", size.devices * sizeof(std::uint32_t));
       add("traffic devices", e.local_devices * (sizeof(models::traffic::TrafficDevice) + kPerAllocation));
+      break;
+    case models::WorkloadKind::trace:
+      // The traces' ops are read and sized by the run itself (app/trace_run.cpp): counted per op there.
+      add("trace devices", e.local_devices * (sizeof(models::workload::TraceDevice) + kPerAllocation));
       break;
     case models::WorkloadKind::collective:
       add("collective devices", e.local_devices * (sizeof(models::collectives::CollectiveBenchDevice) + kPerAllocation));

@@ -103,6 +103,7 @@ int ValidateCommand::execute(const boost::mpi::communicator& comm) {
     j["name"] = scenario.name;
     j["workload"] = scenario.workload.kind == models::WorkloadKind::training     ? "training"
                     : scenario.workload.kind == models::WorkloadKind::collective ? "collective"
+                    : scenario.workload.kind == models::WorkloadKind::trace      ? "trace"
                                                                                    : "traffic";
     j["config"] = scenario.source_file;
     j["devices"] = topology.device_count();

@@ -8,6 +8,7 @@
 
 #include "models/network/cluster_spec.hpp"
 #include "models/tco/tco_settings.hpp"
+#include "models/workload/trace_spec.hpp"
 #include "models/workload/training_spec.hpp"
 #include "pdes/time.hpp"
 
@@ -33,6 +34,7 @@ enum class WorkloadKind {
   traffic,     // TrafficSpec: network patterns without a job
   collective,  // workload::CollectiveBenchSpec: an nccl-tests style sweep
   training,    // workload::TrainingSpec: a parallelized transformer
+  trace,       // workload::TraceWorkloadSpec: a recorded job replayed from execution traces
 };
 
 struct WorkloadSpec {
@@ -40,6 +42,7 @@ struct WorkloadSpec {
   TrafficSpec traffic;
   workload::CollectiveBenchSpec collective;
   workload::TrainingSpec training;
+  workload::TraceWorkloadSpec trace;
 };
 
 struct SimulationSpec {

@@ -129,6 +129,7 @@ TEST(ChakraFile, ReadsBackWhatItWrites) {
   compute.id = 1;
   compute.name = "gemm";
   compute.duration_micros = 250;
+  compute.duration_ps = 249'876'543;
   compute.flops = 3.5e12;
   compute.tensor_bytes = 4096;
   TraceNode collective;
@@ -151,10 +152,12 @@ TEST(ChakraFile, ReadsBackWhatItWrites) {
   host.cpu_op = true;
   host.tensor_bytes = 8;
   graph.nodes = {compute, collective, send, host};
+  graph.process_groups = {{"dp", {0, 4, 8}}, {"tp", {3}}};
   const fs::path file = scratch("round-trip.et");
   write_chakra_trace(file, graph);
   const TraceGraph back = read_chakra_trace(file);
   EXPECT_EQ(back.version, "0.0.4");
+  EXPECT_EQ(back.process_groups, graph.process_groups);
   ASSERT_EQ(back.nodes.size(), 4U);
   for (std::size_t i = 0; i < 4; ++i) {
     const TraceNode& a = graph.nodes[i];
@@ -164,6 +167,7 @@ TEST(ChakraFile, ReadsBackWhatItWrites) {
     EXPECT_EQ(a.name, b.name);
     EXPECT_EQ(a.cpu_op, b.cpu_op);
     EXPECT_EQ(a.duration_micros, b.duration_micros);
+    EXPECT_EQ(a.duration_ps, b.duration_ps);
     EXPECT_EQ(a.flops, b.flops);
     EXPECT_EQ(a.tensor_bytes, b.tensor_bytes);
     EXPECT_EQ(a.collective, b.collective);

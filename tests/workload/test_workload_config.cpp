@@ -351,7 +351,7 @@ TEST(WorkloadConfig, BadValuesGiveOneLocatedLine) {
       {"unknown model key",
        "  type: training\n  model: {preset: gpt3-175b, layer: 4}\n  parallel: {global_batch: 16}\n",
        "12:30: workload.model.layer: unknown key; did you mean 'layers'?"},
-      {"unknown type", "  type: trainig\n", "11:9: workload.type: expected one of traffic, collective, training, found "
+      {"unknown type", "  type: trainig\n", "11:9: workload.type: expected one of traffic, collective, training, trace, found "
                                             "'trainig'; did you mean 'training'?"},
       {"collective sizes", "  type: collective\n  op: all_reduce\n  min_bytes: 1MiB\n  max_bytes: 1KiB\n",
        "14:14: workload.max_bytes: expected max_bytes (1024 bytes) >= min_bytes (1048576 bytes)"},

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "io/chakra/chakra_et.pb.h"
 #include "io/config/config_error.hpp"
@@ -123,6 +125,8 @@ TraceNode node_from_proto(const chakra::Node& proto, const std::filesystem::path
     } else if (name == "num_ops") {
       node.flops = a.value_case() == chakra::Attribute::kDoubleVal ? a.double_val()
                                                                     : static_cast<double>(count_value(a, file, node.id));
+    } else if (name == "duration_ps") {
+      node.duration_ps = count_value(a, file, node.id);
     } else if (name == "tensor_size") {
       node.tensor_bytes = count_value(a, file, node.id);
     } else if (name == "comm_type") {
@@ -185,6 +189,7 @@ chakra::Node proto_from_node(const TraceNode& node) {
     a->set_name("num_ops");
     a->set_double_val(node.flops);
   }
+  if (node.duration_ps > 0) add_attribute(proto, "duration_ps", static_cast<std::int64_t>(node.duration_ps));
   if (node.tensor_bytes > 0) add_attribute(proto, "tensor_size", static_cast<std::int64_t>(node.tensor_bytes));
   if (node.collective) add_attribute(proto, "comm_type", static_cast<std::int64_t>(*node.collective));
   const bool communicates = node.kind == TraceNodeKind::collective || node.kind == TraceNodeKind::send ||
@@ -198,6 +203,35 @@ chakra::Node proto_from_node(const TraceNode& node) {
     a->set_string_val(node.process_group);
   }
   return proto;
+}
+
+// rackscale's process-group attributes of GlobalMetadata (trace_graph.hpp): "pg_ranks:NAME", ranks.
+constexpr std::string_view kProcessGroupPrefix = "pg_ranks:";
+
+void read_process_groups(const chakra::GlobalMetadata& metadata, const std::filesystem::path& file, TraceGraph& graph) {
+  for (const chakra::Attribute& a : metadata.attr()) {
+    if (!a.name().starts_with(kProcessGroupPrefix)) continue;
+    const std::string name = a.name().substr(kProcessGroupPrefix.size());
+    std::vector<std::int64_t> values;
+    if (a.value_case() == chakra::Attribute::kInt64List) {
+      values.assign(a.int64_list().values().begin(), a.int64_list().values().end());
+    } else if (a.value_case() == chakra::Attribute::kUint32List) {
+      values.assign(a.uint32_list().values().begin(), a.uint32_list().values().end());
+    } else if (a.value_case() == chakra::Attribute::kInt32List) {
+      values.assign(a.int32_list().values().begin(), a.int32_list().values().end());
+    } else {
+      throw ConfigError(file.string() + ": GlobalMetadata: attribute " + a.name() +
+                        ": expected a list of ranks (int64_list), found " + value_case_name(a));
+    }
+    std::vector<std::uint32_t>& ranks = graph.process_groups[name];
+    for (const std::int64_t rank : values) {
+      if (rank < 0 || rank > std::numeric_limits<std::int32_t>::max()) {
+        throw ConfigError(file.string() + ": GlobalMetadata: attribute " + a.name() +
+                          ": expected ranks of 0 or more, found " + std::to_string(rank));
+      }
+      ranks.push_back(static_cast<std::uint32_t>(rank));
+    }
+  }
 }
 
 std::string read_whole_file(const std::filesystem::path& file) {
@@ -245,6 +279,7 @@ TraceGraph read_chakra_trace(const std::filesystem::path& file) {
       chakra::GlobalMetadata metadata;
       parsed = metadata.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
       graph.version = metadata.version();
+      if (parsed) read_process_groups(metadata, file, graph);
     } else {
       chakra::Node proto;
       parsed = proto.ParseFromCodedStream(&in) && in.ConsumedEntireMessage();
@@ -267,6 +302,11 @@ void write_chakra_trace(const std::filesystem::path& file, const TraceGraph& gra
   if (!out) throw std::runtime_error(file.string() + ": cannot create the trace: " + std::strerror(errno));
   chakra::GlobalMetadata metadata;
   metadata.set_version(graph.version.empty() ? kChakraWrittenVersion : graph.version);
+  for (const auto& [name, ranks] : graph.process_groups) {
+    chakra::Attribute* a = metadata.add_attr();
+    a->set_name(std::string(kProcessGroupPrefix) + name);
+    for (const std::uint32_t rank : ranks) a->mutable_int64_list()->add_values(rank);
+  }
   bool written = google::protobuf::util::SerializeDelimitedToOstream(metadata, &out);
   for (const TraceNode& node : graph.nodes) {
     if (!written) break;

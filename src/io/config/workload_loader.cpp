@@ -387,6 +387,70 @@ models::TrafficSpec read_traffic(const MapReader& r, std::uint64_t devices) {
   return t;
 }
 
+// --- trace replay ---------------------------------------------------------------------------------------
+
+// The traced ranks' files, counted from rank 0 until the first that is missing; `expected` of them.
+std::uint32_t count_traces(const wl::TraceWorkloadSpec& t, std::uint64_t expected) {
+  std::uint32_t found = 0;
+  std::error_code ec;
+  while (found <= expected && std::filesystem::is_regular_file(t.file_of(found), ec)) ++found;
+  return found;
+}
+
+wl::TraceWorkloadSpec read_trace(const MapReader& r, std::uint64_t devices) {
+  wl::TraceWorkloadSpec t;
+  t.format = r.optional("format", t.format, [](const ConfigNode& v, const std::string& p) {
+    return std::string(read_enum<const char*>(v, p, {{"chakra", "chakra"}}));
+  });
+  const ConfigNode& files = r.require("files");
+  t.files = read_string(files, r.path_of("files"));
+  const auto marker = t.files.find("%d");
+  if (marker == std::string::npos || t.files.find("%d", marker + 1) != std::string::npos)
+    fail(files, r.path_of("files"), fmt::format("expected a file pattern with one %d for the traced rank "
+                                                "(traces/job.%d.et), found '{}'", t.files));
+  // Relative to the directory of the file that names them, as a config's own paths are.
+  if (std::filesystem::path(t.files).is_relative() && !files.origin.from_override() && !files.origin.file.empty())
+    t.files = (std::filesystem::path(files.origin.file).parent_path() / t.files).string();
+  if (const ConfigNode* mapping = r.find("mapping")) {
+    const std::string path = r.path_of("mapping");
+    if (mapping->is_sequence()) {
+      std::vector<bool> used(devices, false);
+      for (std::size_t i = 0; i < mapping->items.size(); ++i) {
+        const std::string at = fmt::format("{}[{}]", path, i);
+        const std::uint32_t device = read_u32(mapping->items[i], at);
+        if (device >= devices)
+          fail(mapping->items[i], at, fmt::format("expected a device index below {} (the cluster's devices), found {}",
+                                                  devices, device));
+        if (used[device]) fail(mapping->items[i], at, fmt::format("expected each device once, found device {} again", device));
+        used[device] = true;
+        t.mapping.push_back(device);
+      }
+      if (t.mapping.empty()) fail(*mapping, path, "expected identity or a list of devices, found an empty list");
+    } else {
+      (void)read_enum<int>(*mapping, path, {{"identity", 0}});
+    }
+  }
+  t.control_dependencies = r.optional("control_dependencies", t.control_dependencies,
+                                      [](const ConfigNode& v, const std::string& p) {
+                                        return read_enum<wl::ControlDependencies>(
+                                            v, p, {{"honor", wl::ControlDependencies::honor},
+                                                   {"ignore", wl::ControlDependencies::ignore}});
+                                      });
+  t.cpu_ops = r.optional("cpu_ops", t.cpu_ops, [](const ConfigNode& v, const std::string& p) {
+    return read_enum<wl::CpuOps>(v, p, {{"skip", wl::CpuOps::skip}, {"serialize", wl::CpuOps::serialize}});
+  });
+  const std::uint64_t expected = t.mapping.empty() ? devices : t.mapping.size();
+  const std::uint32_t found = count_traces(t, expected);
+  if (found != expected)
+    fail(files, r.path_of("files"),
+         fmt::format("expected {} traces ({}), one per traced rank from {}, found {}", expected,
+                     t.mapping.empty() ? "the cluster's devices" : "the devices of workload.mapping", t.file_of(0),
+                     found > expected ? fmt::format("more ({} exists)", t.file_of(found - 1))
+                                      : fmt::format("{} ({} is missing)", found, t.file_of(found))));
+  t.ranks = found;
+  return t;
+}
+
 struct TypeKeys {
   const char* type;
   models::WorkloadKind kind;
@@ -401,6 +465,7 @@ const std::vector<TypeKeys>& type_keys() {
        {"op", "min_bytes", "max_bytes", "step_factor", "step_bytes", "data_type", "redop", "root", "devices",
         "algorithm"}},
       {"training", models::WorkloadKind::training, {"model", "parallel", "stack", "iterations", "memory"}},
+      {"trace", models::WorkloadKind::trace, {"format", "files", "mapping", "control_dependencies", "cpu_ops"}},
   };
   return table;
 }
@@ -466,6 +531,9 @@ models::WorkloadSpec read_workload(const ConfigNode& node, const models::network
       break;
     case models::WorkloadKind::training:
       w.training = read_training(r, cluster, locations);
+      break;
+    case models::WorkloadKind::trace:
+      w.trace = read_trace(r, devices);
       break;
   }
   return w;

@@ -6,6 +6,7 @@
 // Node kinds, collective kinds and attribute meanings follow Chakra's schema (data/reference/chakra_et.md);
 // times stay in the trace's own unit (microseconds) until the workload converts them.
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -48,6 +49,9 @@ struct TraceNode {
   std::string name;
   bool cpu_op = false;                     // host-side operator: no device time
   std::uint64_t duration_micros = 0;       // measured; 0: not measured
+  // rackscale's exact duration in ps (attribute duration_ps, which the exporter writes beside the rounded
+  // duration_micros); 0: none. Preferred over duration_micros when present.
+  std::uint64_t duration_ps = 0;
   double flops = 0;                        // num_ops
   std::uint64_t tensor_bytes = 0;          // tensor_size
   std::optional<TraceCollective> collective;  // comm_type (collective nodes)
@@ -78,6 +82,9 @@ enum class ControlDependencies : std::uint8_t { honor, ignore };
 
 struct TraceGraph {
   std::string version;          // the file's schema version, as written
+  // Process groups by pg_name: their traced ranks in group rank order. Chakra's schema has no field for
+  // them; rackscale reads and writes GlobalMetadata attributes "pg_ranks:NAME" (an integer list).
+  std::map<std::string, std::vector<std::uint32_t>> process_groups;
   std::vector<TraceNode> nodes; // in file order
 
   // The nodes in an order where every node follows all of its dependencies (Kahn's algorithm, ties by

@@ -1,0 +1,92 @@
+#pragma once
+// A device replaying one traced rank's TraceProgram (trace_program.hpp). An op starts once every op it
+// depends on has finished: compute ops one at a time on the compute units, host ops one at a time on
+// the host thread, memory transfers one at a time on the copy engine (each resource taking the ready op
+// that comes first in the program), and collectives, sends and receives at once, through the
+// collectives model and the network. A send completes when the receiver has the data.
+//
+// The device accounts for its busy time per resource, the time it had communication in flight, and the
+// critical path: the longest chain of dependencies weighted by each op's simulated time (start to end).
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "models/collectives/collective_engine.hpp"
+#include "models/network/device_lp.hpp"
+#include "models/workload/trace_program.hpp"
+#include "pdes/progress.hpp"
+#include "pdes/time.hpp"
+
+namespace rackscale::models::workload {
+
+struct TraceDeviceStats {
+  pdes::SimTime compute = 0;        // compute units busy
+  pdes::SimTime host = 0;           // host thread busy (cpu_ops: serialize)
+  pdes::SimTime memory = 0;         // copy engine busy
+  pdes::SimTime communication = 0;  // some collective, send or receive in flight
+  std::uint64_t collectives = 0, sends = 0, receives = 0;
+  std::uint64_t bytes_sent = 0;     // point-to-point payload sent
+  pdes::SimTime end = 0;            // when its last op finished
+  bool finished = false;
+  // The critical path: its length, its ops, its first and last trace node.
+  pdes::SimTime critical_path = 0;
+  std::uint64_t critical_ops = 0;
+  std::uint64_t critical_first = 0, critical_last = 0;
+};
+
+class TraceDevice final : public network::DeviceBehaviour {
+ public:
+  TraceDevice(std::shared_ptr<const TraceProgram> program, std::unique_ptr<collectives::CollectiveEngine> collectives);
+
+  void start(network::DeviceLp& device) override;
+  void on_event(network::DeviceLp& device, const pdes::Event& event) override;
+  void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
+
+  [[nodiscard]] const TraceDeviceStats& stats() const noexcept { return stats_; }
+  [[nodiscard]] const TraceProgram& program() const noexcept { return *program_; }
+  [[nodiscard]] pdes::WorkDone work() const noexcept { return {finished_, program_->ops.size()}; }
+  // The first op (in program order) that has not finished, for a run that ended without it.
+  [[nodiscard]] const ReplayOp* first_unfinished() const;
+
+ private:
+  // One resource that runs its ready ops one at a time, first in program order first.
+  struct Resource {
+    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
+    bool busy = false;
+    pdes::SimTime* busy_time = nullptr;
+  };
+  void release(network::DeviceLp& device, std::uint32_t op);
+  static constexpr std::uint32_t kNone = 0xFFFF'FFFFu;
+  // Op `op` (kNone: none) finished now; handles it and whatever finishes with it.
+  void complete(network::DeviceLp& device, std::uint32_t op);
+  void start_resources(network::DeviceLp& device);
+  void start_communication(network::DeviceLp& device, std::uint32_t op);
+  void communication_ended(pdes::SimTime now);
+  [[nodiscard]] Resource* resource_of(ReplayKind kind);
+
+  std::shared_ptr<const TraceProgram> program_;
+  std::unique_ptr<collectives::CollectiveEngine> collectives_;
+  network::DeviceLp* device_ = nullptr;
+  std::vector<std::uint32_t> dependent_start_, dependents_;  // CSR: ops that depend on op i
+  std::vector<std::uint32_t> waiting_;                       // per op: dependencies not finished yet
+  std::vector<pdes::SimTime> started_;                       // per op
+  std::vector<pdes::SimTime> chain_;                         // per op: longest chain ending with it
+  std::vector<std::uint32_t> chain_ops_;                     // per op: ops on that chain
+  std::vector<std::uint32_t> chain_first_;                   // per op: the chain's first op
+  std::vector<bool> done_;
+  Resource compute_, host_, memory_;
+  std::vector<std::uint32_t> completed_;  // finished ops whose dependents are not released yet
+  bool draining_ = false;
+  std::uint32_t communicating_ = 0;       // communication ops in flight
+  pdes::SimTime communicating_since_ = 0;
+  std::unordered_set<std::uint64_t> arrived_;                  // data of receives not started yet
+  std::unordered_map<std::uint64_t, std::uint32_t> waiting_recv_;
+  std::unordered_map<std::uint64_t, std::uint32_t> waiting_ack_;
+  std::uint64_t finished_ = 0;
+  TraceDeviceStats stats_;
+};
+
+}  // namespace rackscale::models::workload

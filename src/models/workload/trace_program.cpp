@@ -1,0 +1,229 @@
+#include "models/workload/trace_program.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "models/accelerator/compute_model.hpp"
+#include "models/collectives/collective_engine.hpp"
+#include "models/accelerator/message_tags.hpp"
+
+namespace rackscale::models::workload {
+namespace {
+
+using accelerator::CollectiveKind;
+
+constexpr pdes::SimTime kPicosecondsPerMicrosecond = 1'000'000;
+// Match ids of point-to-point messages: bit 39 of the tag marks the receiver's acknowledgement.
+constexpr std::uint64_t kMatchMask = (std::uint64_t{1} << 39) - 1;
+
+std::uint64_t mix(std::uint64_t x) noexcept {  // splitmix64's finalizer
+  x += 0x9E3779B97F4A7C15ULL;
+  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  x = (x ^ (x >> 27)) * 0x94D049BB133111EBULL;
+  return x ^ (x >> 31);
+}
+
+// The k-th message from `source` to `destination` with `tag`: the same id on both ends, computed
+// without either end seeing the other's trace.
+std::uint64_t match_of(std::uint32_t source, std::uint32_t destination, std::int64_t tag, std::uint64_t k) noexcept {
+  std::uint64_t h = mix(source);
+  h = mix(h ^ destination);
+  h = mix(h ^ static_cast<std::uint64_t>(tag));
+  return mix(h ^ k) & kMatchMask;
+}
+
+// The key of a group's n-th collective: the same on every member (members issue a group's collectives
+// in the same order, as NCCL requires), distinct between groups by the members' fingerprint.
+std::uint32_t key_of(std::uint64_t fingerprint, std::uint64_t n) noexcept {
+  return static_cast<std::uint32_t>(mix(fingerprint ^ mix(n)) % accelerator::kCollectiveKeyLimit);
+}
+
+// rackscale's exact duration where the trace has it (exported traces), else the measured microseconds.
+pdes::SimTime measured(const TraceNode& node) {
+  return node.duration_ps > 0 ? node.duration_ps : node.duration_micros * kPicosecondsPerMicrosecond;
+}
+
+class Builder {
+ public:
+  Builder(const TraceGraph& graph, std::uint32_t rank, const TraceWorkloadSpec& spec, const AcceleratorSpec& accelerator)
+      : graph_(graph), spec_(spec), accelerator_(accelerator) {
+    program_.rank = rank;
+  }
+
+  TraceProgram build() {
+    const std::vector<std::uint32_t> order = graph_.dependency_order(spec_.control_dependencies);
+    std::unordered_map<std::uint64_t, std::uint32_t> op_of_id;
+    op_of_id.reserve(order.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) op_of_id.emplace(graph_.nodes[order[i]].id, i);
+    program_.ops.reserve(order.size());
+    std::vector<std::uint32_t> deps;
+    for (const std::uint32_t index : order) {
+      const TraceNode& node = graph_.nodes[index];
+      ReplayOp op = op_of(node);
+      deps.clear();
+      for (const std::uint64_t d : node.data_dependencies) deps.push_back(op_of_id.at(d));
+      if (spec_.control_dependencies == ControlDependencies::honor)
+        for (const std::uint64_t d : node.control_dependencies) deps.push_back(op_of_id.at(d));
+      std::sort(deps.begin(), deps.end());
+      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+      op.first_dependency = static_cast<std::uint32_t>(program_.dependencies.size());
+      op.dependency_count = static_cast<std::uint32_t>(deps.size());
+      program_.dependencies.insert(program_.dependencies.end(), deps.begin(), deps.end());
+      program_.ops.push_back(op);
+    }
+    return std::move(program_);
+  }
+
+ private:
+  [[noreturn]] static void fail(const TraceNode& node, const std::string& message) {
+    throw TraceGraphError(node.id, fmt::format("node {}: {}", node.id, message));
+  }
+
+  std::uint32_t device_of(const TraceNode& node, std::int64_t rank, const char* what) const {
+    if (rank < 0 || static_cast<std::uint64_t>(rank) >= spec_.ranks)
+      fail(node, fmt::format("{}: expected a traced rank from 0 to {}, found {}", what, spec_.ranks - 1, rank));
+    return spec_.device_of(static_cast<std::uint32_t>(rank));
+  }
+
+  ReplayOp op_of(const TraceNode& node) {
+    ReplayOp op;
+    op.node = node.id;
+    if (node.cpu_op) {
+      if (spec_.cpu_ops == CpuOps::serialize) {
+        op.kind = ReplayKind::host;
+        op.duration = measured(node);
+      }
+      return op;
+    }
+    switch (node.kind) {
+      case TraceNodeKind::metadata:
+        break;
+      case TraceNodeKind::compute:
+        op.kind = ReplayKind::compute;
+        op.duration = node.duration_micros > 0 || node.duration_ps > 0 ? measured(node) : modelled(node);
+        break;
+      case TraceNodeKind::memory_load:
+      case TraceNodeKind::memory_store:
+        op.kind = ReplayKind::memory;
+        op.duration = node.duration_micros > 0 || node.duration_ps > 0 ? measured(node)
+                                               : accelerator::compute_time(accelerator_, {.bytes = static_cast<double>(node.tensor_bytes)});
+        break;
+      case TraceNodeKind::collective:
+        collective(node, op);
+        break;
+      case TraceNodeKind::send:
+      case TraceNodeKind::recv:
+        point_to_point(node, op);
+        break;
+    }
+    return op;
+  }
+
+  // A kernel the trace did not time: the compute model's time for its FLOPs and bytes. With no shape
+  // recorded, its FLOPs run at the model's non-matrix rate.
+  pdes::SimTime modelled(const TraceNode& node) const {
+    if (node.flops <= 0 && node.tensor_bytes == 0) return 0;
+    accelerator::ComputeCost cost;
+    cost.flops = node.flops;
+    cost.bytes = static_cast<double>(node.tensor_bytes);
+    return accelerator::compute_time(accelerator_, cost);
+  }
+
+  void collective(const TraceNode& node, ReplayOp& op) {
+    if (!node.collective)
+      fail(node, fmt::format("collective '{}': expected attribute comm_type (which collective it is), found none",
+                             node.name));
+    op.kind = ReplayKind::collective;
+    op.collective = replay_collective(*node.collective);
+    op.bytes = *node.collective == TraceCollective::barrier ? kBarrierBytes : node.comm_bytes;
+    op.group = group_of(node);
+    op.key = key_of(fingerprints_[op.group], issued_[op.group]++);
+  }
+
+  std::uint32_t group_of(const TraceNode& node) {
+    const auto known = group_index_.find(node.process_group);
+    if (known != group_index_.end()) return known->second;
+    ReplayGroup group;
+    if (node.process_group.empty()) {
+      for (std::uint32_t r = 0; r < spec_.ranks; ++r) group.members.push_back(spec_.device_of(r));
+      group.rank = program_.rank;
+    } else {
+      const auto members = graph_.process_groups.find(node.process_group);
+      if (members == graph_.process_groups.end())
+        fail(node, fmt::format("pg_name '{}': expected its ranks in the trace's GlobalMetadata (attribute pg_ranks:{}), "
+                               "found none",
+                               node.process_group, node.process_group));
+      bool found = false;
+      for (const std::uint32_t r : members->second) {
+        if (r == program_.rank) {
+          group.rank = static_cast<std::uint32_t>(group.members.size());
+          found = true;
+        }
+        group.members.push_back(device_of(node, r, ("process group '" + node.process_group + "'").c_str()));
+      }
+      if (!found)
+        fail(node, fmt::format("pg_name '{}': expected a group with traced rank {} (this trace's), found ranks {}",
+                               node.process_group, program_.rank, fmt::join(members->second, ", ")));
+    }
+    const auto index = static_cast<std::uint32_t>(program_.groups.size());
+    fingerprints_.push_back(collectives::members_fingerprint(group.members));
+    issued_.push_back(0);
+    program_.groups.push_back(std::move(group));
+    group_index_.emplace(node.process_group, index);
+    return index;
+  }
+
+  void point_to_point(const TraceNode& node, ReplayOp& op) {
+    const bool send = node.kind == TraceNodeKind::send;
+    op.kind = send ? ReplayKind::send : ReplayKind::recv;
+    op.bytes = node.comm_bytes;
+    op.peer_device = device_of(node, *node.peer, send ? "attribute comm_dst" : "attribute comm_src");
+    const auto peer = static_cast<std::uint32_t>(*node.peer);
+    const std::uint32_t source = send ? program_.rank : peer;
+    const std::uint32_t destination = send ? peer : program_.rank;
+    const std::uint64_t k = occurrences_[{source, destination, node.tag}]++;
+    op.match = match_of(source, destination, node.tag, k);
+    op.tag = node.tag;
+    program_.point_to_point.push_back({source, destination, node.tag, node.id, send});
+  }
+
+  const TraceGraph& graph_;
+  const TraceWorkloadSpec& spec_;
+  const AcceleratorSpec& accelerator_;
+  TraceProgram program_;
+  std::map<std::string, std::uint32_t> group_index_;
+  std::vector<std::uint64_t> fingerprints_;  // per group
+  std::vector<std::uint64_t> issued_;        // per group: collectives so far
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::int64_t>, std::uint64_t> occurrences_;
+};
+
+}  // namespace
+
+CollectiveKind replay_collective(TraceCollective kind) noexcept {
+  switch (kind) {
+    case TraceCollective::all_reduce: return CollectiveKind::all_reduce;
+    case TraceCollective::reduce: return CollectiveKind::reduce;
+    case TraceCollective::all_gather: return CollectiveKind::all_gather;
+    case TraceCollective::gather: return CollectiveKind::gather;
+    case TraceCollective::scatter: return CollectiveKind::scatter;
+    case TraceCollective::broadcast: return CollectiveKind::broadcast;
+    case TraceCollective::all_to_all: return CollectiveKind::all_to_all;
+    case TraceCollective::reduce_scatter:
+    case TraceCollective::reduce_scatter_block: return CollectiveKind::reduce_scatter;
+    case TraceCollective::barrier: return CollectiveKind::all_reduce;
+  }
+  return CollectiveKind::all_reduce;
+}
+
+TraceProgram build_trace_program(const TraceGraph& graph, std::uint32_t rank, const TraceWorkloadSpec& spec,
+                                 const AcceleratorSpec& accelerator) {
+  return Builder(graph, rank, spec, accelerator).build();
+}
+
+}  // namespace rackscale::models::workload
