@@ -181,6 +181,31 @@ simulation: {end: never, seed: 18446744073709551615, partition: block}
   EXPECT_EQ(s.cluster.scale_out.switches_per_rack, 16u);
 }
 
+// The dragonfly's counts default to 0, sized to the NICs by the topology builder: the section and each
+// key may be left out.
+TEST(Loader, DragonflyCountsMayBeLeftOut) {
+  const std::string head = R"(cluster:
+  nodes: 8
+  accelerator: a100-sxm4-80gb
+  nic: connectx6-hdr-200g
+  scale_out:
+    topology: dragonfly
+    switch: quantum-qm8700-hdr
+)";
+  const std::string tail = "workload: {type: traffic, pattern: ring, bytes: 1MiB}\n";
+  const net::DragonflySpec none = load_text(head + tail).cluster.scale_out.dragonfly;
+  EXPECT_EQ(none.routers_per_group, 0u);
+  EXPECT_EQ(none.terminals_per_router, 0u);
+  EXPECT_EQ(none.global_links_per_router, 0u);
+  EXPECT_EQ(none.groups, 0u);
+  const net::DragonflySpec some =
+      load_text(head + "    dragonfly: {terminals_per_router: 2, groups: 4}\n" + tail).cluster.scale_out.dragonfly;
+  EXPECT_EQ(some.routers_per_group, 0u);
+  EXPECT_EQ(some.terminals_per_router, 2u);
+  EXPECT_EQ(some.global_links_per_router, 0u);
+  EXPECT_EQ(some.groups, 4u);
+}
+
 TEST(Loader, OversubscriptionByTier) {
   const auto with = [](const std::string& fat_tree) {
     std::string text = kMinimalScenario;
