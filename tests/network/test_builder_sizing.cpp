@@ -115,6 +115,18 @@ std::optional<BalancedDragonfly> balanced(std::uint64_t endpoints, std::uint32_t
   return d;
 }
 
+// g a routers (the only switches), E NIC, g a (a - 1) / 2 local and m g (g - 1) / 2 global cables with
+// m = floor(a h / (g - 1)).
+void expect_dragonfly_counts(const Topology& t, std::uint64_t endpoints, std::uint64_t g, std::uint64_t a,
+                             std::uint64_t h) {
+  EXPECT_EQ(switches_of(t, SwitchRole::router), g * a);
+  EXPECT_EQ(t.switch_count(), g * a);
+  EXPECT_EQ(links_of(t, LinkClass::nic), endpoints);
+  EXPECT_EQ(links_of(t, LinkClass::local), g * a * (a - 1) / 2);
+  const std::uint64_t per_pair = g > 1 ? a * h / (g - 1) : 0;
+  EXPECT_EQ(links_of(t, LinkClass::global), g * (g - 1) / 2 * per_pair);
+}
+
 TEST(DragonflySizing, CountsMatchTheClosedFormsWhereWholeGroupsHoldTheEndpoints) {
   std::uint32_t built = 0;
   for (const std::uint32_t radix : kRadices) {
@@ -135,12 +147,7 @@ TEST(DragonflySizing, CountsMatchTheClosedFormsWhereWholeGroupsHoldTheEndpoints)
       const Topology t = build_topology(spec, RoutingMode::minimal);
       expect_well_formed(t);
       ++built;
-      EXPECT_EQ(switches_of(t, SwitchRole::router), g * a);
-      EXPECT_EQ(t.switch_count(), g * a);
-      EXPECT_EQ(links_of(t, LinkClass::nic), endpoints);
-      EXPECT_EQ(links_of(t, LinkClass::local), g * a * (a - 1) / 2);
-      const std::uint64_t per_pair = g > 1 ? a * h / (g - 1) : 0;
-      EXPECT_EQ(links_of(t, LinkClass::global), g * (g - 1) / 2 * per_pair);
+      expect_dragonfly_counts(t, endpoints, g, a, h);
       for (const Node& node : t.nodes) {
         if (node.kind == NodeKind::switch_node) {
           ASSERT_LE(node.port_count, radix);
@@ -191,12 +198,7 @@ TEST(DragonflySizing, SizedToItsEndpointsFromTheRadixWithNoIdleRouter) {
       const Topology t = build_topology(spec, RoutingMode::minimal);
       expect_well_formed(t);
       ++built;
-      EXPECT_EQ(switches_of(t, SwitchRole::router), g * a);
-      EXPECT_EQ(t.switch_count(), g * a);
-      EXPECT_EQ(links_of(t, LinkClass::nic), endpoints);
-      EXPECT_EQ(links_of(t, LinkClass::local), g * a * (a - 1) / 2);
-      const std::uint64_t per_pair = g > 1 ? a * h / (g - 1) : 0;
-      EXPECT_EQ(links_of(t, LinkClass::global), g * (g - 1) / 2 * per_pair);
+      expect_dragonfly_counts(t, endpoints, g, a, h);
       // Every router has floor(E/R) or ceil(E/R) NICs, and its ports fit the radix.
       const std::uint64_t routers = g * a;
       std::vector<std::uint64_t> nics(t.nodes.size(), 0);
