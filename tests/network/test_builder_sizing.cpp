@@ -115,6 +115,16 @@ std::optional<BalancedDragonfly> balanced(std::uint64_t endpoints, std::uint32_t
   return d;
 }
 
+// Nodes of 8 NICs on a dragonfly of k-port routers with these counts (0: sized to the NICs).
+ClusterSpec dragonfly_cluster(std::uint32_t endpoints, std::uint32_t radix, const DragonflySpec& counts) {
+  ClusterSpec spec = cluster(endpoints / 8, 8, 4);
+  spec.scale_out.kind = ScaleOutKind::dragonfly;
+  spec.scale_out.switch_spec.radix = radix;
+  spec.scale_out.switches_per_rack = 16;
+  spec.scale_out.dragonfly = counts;
+  return spec;
+}
+
 // g a routers (the only switches), E NIC, g a (a - 1) / 2 local and m g (g - 1) / 2 global cables with
 // m = floor(a h / (g - 1)).
 void expect_dragonfly_counts(const Topology& t, std::uint64_t endpoints, std::uint64_t g, std::uint64_t a,
@@ -134,11 +144,7 @@ TEST(DragonflySizing, CountsMatchTheClosedFormsWhereWholeGroupsHoldTheEndpoints)
       const auto d = balanced(endpoints, radix);
       if (!d) continue;
       SCOPED_TRACE(std::to_string(endpoints) + " endpoints, radix " + std::to_string(radix));
-      ClusterSpec spec = cluster(endpoints / 8, 8, 4);
-      spec.scale_out.kind = ScaleOutKind::dragonfly;
-      spec.scale_out.switch_spec.radix = radix;
-      spec.scale_out.switches_per_rack = 16;
-      spec.scale_out.dragonfly = {d->a, d->p, d->h, d->g};
+      const ClusterSpec spec = dragonfly_cluster(endpoints, radix, {d->a, d->p, d->h, d->g});
       const std::uint64_t g = d->g, a = d->a, h = d->h;
       if (g > a * h + 1) {
         expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly.groups", "connect at most");
@@ -184,11 +190,7 @@ TEST(DragonflySizing, SizedToItsEndpointsFromTheRadixWithNoIdleRouter) {
   for (const std::uint32_t radix : kRadices) {
     for (const std::uint32_t endpoints : kSizes) {
       SCOPED_TRACE(std::to_string(endpoints) + " endpoints, radix " + std::to_string(radix));
-      ClusterSpec spec = cluster(endpoints / 8, 8, 4);
-      spec.scale_out.kind = ScaleOutKind::dragonfly;
-      spec.scale_out.switch_spec.radix = radix;
-      spec.scale_out.switches_per_rack = 16;
-      spec.scale_out.dragonfly = {};
+      const ClusterSpec spec = dragonfly_cluster(endpoints, radix, {});
       const SizedDragonfly d = sized(endpoints, radix);
       const std::uint64_t g = d.g, a = d.a, h = d.h;
       if (g > a * h + 1) {
@@ -236,11 +238,7 @@ TEST(DragonflySizing, GroupsAndRoutersOfTheTableInNetworkMd) {
     const SizedDragonfly d = sized(row.endpoints, row.radix);
     EXPECT_EQ(d.g, row.groups);
     EXPECT_EQ(d.a, row.routers_per_group);
-    ClusterSpec spec = cluster(row.endpoints / 8, 8, 4);
-    spec.scale_out.kind = ScaleOutKind::dragonfly;
-    spec.scale_out.switch_spec.radix = row.radix;
-    spec.scale_out.dragonfly = {};
-    EXPECT_EQ(count_topology(spec).switches, row.groups * row.routers_per_group);
+    EXPECT_EQ(count_topology(dragonfly_cluster(row.endpoints, row.radix, {})).switches, row.groups * row.routers_per_group);
   }
 }
 
