@@ -83,7 +83,7 @@ Table stage_table(const wl::TrainingReport& r) {
     for (const auto& b : r.breakdown_by_stage) values.push_back(b.*c.mean);
     t.push_back({c.name, "ps", fmt::format("mean per device per iteration: {}", c.meaning), std::move(values)});
   }
-  using M = models::memory::MemoryBreakdown;
+  using M = models::workload::MemoryBreakdown;
   const auto memory = [&](std::uint64_t M::*field) {
     std::vector<std::uint64_t> values;
     for (const auto& m : r.memory) values.push_back(m.*field);

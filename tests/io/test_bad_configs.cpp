@@ -18,7 +18,7 @@ const std::map<std::string, std::string>& expected_messages() {
       {"unknown_key.yaml", "4:3: cluster.nodez: unknown key; did you mean 'nodes'?"},
       {"unknown_top_level_key.yaml", "11:1: simulaton: unknown key; did you mean 'simulation'?"},
       {"missing_required.yaml", "4:3: cluster: missing required key 'nodes'"},
-      {"missing_submapping.yaml", "8:5: cluster.scale_out: missing required key 'dragonfly'"},
+      {"missing_submapping.yaml", "8:5: cluster.scale_out: missing required key 'torus'"},
       {"full_mapping_missing_field.yaml", "6:8: cluster.nic: missing required key 'latency'"},
       {"bare_number_bandwidth.yaml",
        "6:44: cluster.nic.bandwidth: expected a bandwidth with a unit, such as 400Gbps or 50GB/s, found 50"},

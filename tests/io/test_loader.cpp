@@ -161,15 +161,18 @@ workload: {type: traffic, pattern: all_to_all, bytes: 4KiB}
   EXPECT_EQ(s.simulation.seed, 1u);
 }
 
-TEST(Loader, RoutingDefaultsToTheTopologysOwn) {
-  const models::Scenario s = load_text(R"(cluster:
+// Eight A100 nodes on a dragonfly of HDR switches, up to the dragonfly's own section.
+const std::string kDragonflyCluster = R"(cluster:
   nodes: 8
   accelerator: a100-sxm4-80gb
   nic: connectx6-hdr-200g
   scale_out:
     topology: dragonfly
     switch: quantum-qm8700-hdr
-    dragonfly: {routers_per_group: 4, terminals_per_router: 4, global_links_per_router: 2, groups: 4}
+)";
+
+TEST(Loader, RoutingDefaultsToTheTopologysOwn) {
+  const models::Scenario s = load_text(kDragonflyCluster + R"(    dragonfly: {routers_per_group: 4, terminals_per_router: 4, global_links_per_router: 2, groups: 4}
 workload: {type: traffic, pattern: ring, bytes: 1MiB}
 simulation: {end: never, seed: 18446744073709551615, partition: block}
 )");
@@ -179,6 +182,24 @@ simulation: {end: never, seed: 18446744073709551615, partition: block}
   EXPECT_EQ(s.simulation.partition, "block");
   EXPECT_EQ(s.cluster.scale_out.cable_latency, 0u);
   EXPECT_EQ(s.cluster.scale_out.switches_per_rack, 16u);
+}
+
+// The dragonfly's counts default to 0, sized to the NICs by the topology builder: the section and each
+// key may be left out.
+TEST(Loader, DragonflyCountsMayBeLeftOut) {
+  const std::string& head = kDragonflyCluster;
+  const std::string tail = "workload: {type: traffic, pattern: ring, bytes: 1MiB}\n";
+  const net::DragonflySpec none = load_text(head + tail).cluster.scale_out.dragonfly;
+  EXPECT_EQ(none.routers_per_group, 0u);
+  EXPECT_EQ(none.terminals_per_router, 0u);
+  EXPECT_EQ(none.global_links_per_router, 0u);
+  EXPECT_EQ(none.groups, 0u);
+  const net::DragonflySpec some =
+      load_text(head + "    dragonfly: {terminals_per_router: 2, groups: 4}\n" + tail).cluster.scale_out.dragonfly;
+  EXPECT_EQ(some.routers_per_group, 0u);
+  EXPECT_EQ(some.terminals_per_router, 2u);
+  EXPECT_EQ(some.global_links_per_router, 0u);
+  EXPECT_EQ(some.groups, 4u);
 }
 
 TEST(Loader, OversubscriptionByTier) {

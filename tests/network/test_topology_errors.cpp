@@ -149,22 +149,34 @@ TEST(TopologyErrors, Dragonfly) {
   spec.scale_out.dragonfly.groups = 10;
   spec.nodes = 40;
   expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly.groups",
-               "4 routers per group with 2 global links each connect at most a*h+1 = 9 groups; got 10");
+               "4 routers per group with 2 global links each connect at most a*h+1 = 9 groups (72 NICs at 2 terminals "
+               "per router); got 10");
   spec = dragonfly_spec();
-  spec.nodes = 35;
+  spec.nodes = 37;
   expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly",
-               "groups x routers_per_group x terminals_per_router = 9 x 4 x 2 = 72 NIC endpoints must equal "
-               "cluster.nodes x cluster.nics_per_node = 35 x 2 = 70");
+               "groups x routers_per_group x terminals_per_router = 9 x 4 x 2 = 72 terminals hold fewer than "
+               "cluster.nodes x cluster.nics_per_node = 37 x 2 = 74 NICs");
+  spec = dragonfly_spec();
+  spec.nodes = 17;
+  expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly",
+               "groups x routers_per_group = 9 x 4 = 36 routers for 34 NICs: a router would have no terminal");
   spec = dragonfly_spec();
   spec.scale_out.switch_spec.radix = 6;
   expect_error(spec, RoutingMode::minimal, "cluster.scale_out.switch.radix",
                "needs terminals + local + global = 2 + 3 + 2 = 7 ports");
+  // Sized to its endpoints (no counts set): a radix of 2 leaves no terminal; 98,304 NICs on radix 40 need 492
+  // groups where 20 routers of 10 global links connect 201.
   spec = dragonfly_spec();
-  spec.scale_out.dragonfly.routers_per_group = 0;
-  expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly.routers_per_group", "got 0");
+  spec.scale_out.dragonfly = {};
+  spec.scale_out.switch_spec.radix = 2;
+  expect_error(spec, RoutingMode::minimal, "cluster.scale_out.switch.radix", "at least 3 ports");
   spec = dragonfly_spec();
-  spec.scale_out.dragonfly.terminals_per_router = 0;
-  expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly.terminals_per_router", "got 0");
+  spec.scale_out.dragonfly = {};
+  spec.scale_out.switch_spec.radix = 40;
+  spec.nodes = 49'152;
+  expect_error(spec, RoutingMode::minimal, "cluster.scale_out.dragonfly.groups",
+               "20 routers per group with 10 global links each connect at most a*h+1 = 201 groups (40200 NICs at 10 "
+               "terminals per router); got 492");
 }
 
 TEST(TopologyErrors, Torus) {

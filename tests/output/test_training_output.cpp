@@ -29,7 +29,7 @@
 #include "io/config/scenario_loader.hpp"
 #include "io/results_metadata.hpp"
 #include "io/training_summary.hpp"
-#include "models/memory/memory_model.hpp"
+#include "models/workload/memory_model.hpp"
 #include "models/network/build_topology.hpp"
 #include "models/workload/training_plan.hpp"
 #include "scratch_dir.hpp"
@@ -171,7 +171,7 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
 
   // Devices: place in the job from the layout, memory from the memory model.
   const auto plan = wl::build_training_plan(spec, s.cluster);
-  const auto memory = rackscale::models::memory::job_memory(plan.layout);
+  const auto memory = rackscale::models::workload::job_memory(plan.layout);
   const std::size_t devices = 32;
   const auto stage = in.read<std::uint32_t>("/devices/stage");
   const auto tensor = in.read<std::uint32_t>("/devices/tensor_rank");

@@ -6,15 +6,20 @@
 
 #include "models/memory/infeasible_job.hpp"
 #include "models/memory/memory_check.hpp"
-#include "models/memory/memory_model.hpp"
 #include "models/workload/layer_costs.hpp"
+#include "models/workload/memory_model.hpp"
 #include "models/workload/model_parameters.hpp"
 #include "workload_test_support.hpp"
 
 namespace rackscale::models::memory::test {
 namespace {
 
+using workload::job_memory;
+using workload::layer_activation_bytes;
+using workload::MemoryBreakdown;
 using workload::Recompute;
+using workload::ring_attention_buffer_bytes;
+using workload::stage_memory;
 using workload::TrainingLayout;
 using workload::TrainingSpec;
 using workload::test::h100_cluster;

@@ -140,11 +140,12 @@ net::FatTreeSpec read_fat_tree(const ConfigNode& node, const std::string& path, 
 net::DragonflySpec read_dragonfly(const ConfigNode& node, const std::string& path, KeyLocations* locations) {
   const MapReader r(node, path, {"routers_per_group", "terminals_per_router", "global_links_per_router", "groups"},
                     locations);
+  // Each count left out (0) is derived from the NICs and the switch radix by the topology builder.
   net::DragonflySpec d;
-  d.routers_per_group = r.required("routers_per_group", read_count);
-  d.terminals_per_router = r.required("terminals_per_router", read_count);
-  d.global_links_per_router = r.required("global_links_per_router", read_count);
-  d.groups = r.required("groups", read_count);
+  d.routers_per_group = r.optional("routers_per_group", d.routers_per_group, read_count);
+  d.terminals_per_router = r.optional("terminals_per_router", d.terminals_per_router, read_count);
+  d.global_links_per_router = r.optional("global_links_per_router", d.global_links_per_router, read_count);
+  d.groups = r.optional("groups", d.groups, read_count);
   return d;
 }
 
@@ -216,8 +217,10 @@ net::ScaleOutSpec read_scale_out(const ConfigNode& node, const std::string& path
     // Every key of fat_tree has a default: the section may be left out.
     if (const ConfigNode* f = r.find("fat_tree")) s.fat_tree = read_fat_tree(*f, r.path_of("fat_tree"), s.kind, locations);
   }
-  if (s.kind == net::ScaleOutKind::dragonfly)
-    s.dragonfly = read_dragonfly(r.require("dragonfly"), r.path_of("dragonfly"), locations);
+  if (s.kind == net::ScaleOutKind::dragonfly) {
+    // Every key of dragonfly has a default (sized to the NICs): the section may be left out.
+    if (const ConfigNode* d = r.find("dragonfly")) s.dragonfly = read_dragonfly(*d, r.path_of("dragonfly"), locations);
+  }
   if (s.kind == net::ScaleOutKind::torus3d) s.torus = read_torus(r.require("torus"), r.path_of("torus"), locations);
   if (s.kind == net::ScaleOutKind::none) r.forbid("optics", "only allowed with a scale-out network (it has no cables)");
   else s.optics = read_optics_catalog(r.find("optics"), r.path_of("optics"), presets_dir, locations);

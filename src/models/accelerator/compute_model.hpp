@@ -8,7 +8,7 @@
 // so large products run at matmul_efficiency of peak and thin ones (few tokens, small TP shards) below
 // it; other ops run their FLOPs at vector_efficiency of the matrix peak and are usually bound by HBM.
 // Parameters come from the accelerator preset; docs/models.md states them and their sources.
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/hardware.hpp"
 #include "pdes/time.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// The accelerator model: a device running its program (models/accelerator/program.hpp) iteration
+// The accelerator model: a device running its program (models/vocabulary/program.hpp) iteration
 // after iteration. Compute ops take the compute model's time on the device's compute units (one at a
 // time); collectives go through the collectives model; pipeline sends and receives are messages
 // between the neighbouring stages, or around the context-parallel ring (a send completes when the
@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "models/accelerator/device_role.hpp"
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/accelerator/span_recorder.hpp"
 #include "models/collectives/collective_engine.hpp"
 #include "models/hardware.hpp"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 
 namespace rackscale::models::accelerator {
 

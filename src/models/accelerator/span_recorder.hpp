@@ -5,7 +5,7 @@
 // one empty virtual call per op and no branch.
 #include <cstdint>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "pdes/time.hpp"
 
 namespace rackscale::models::accelerator {

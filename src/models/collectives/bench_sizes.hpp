@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 
 namespace rackscale::models::collectives {
 

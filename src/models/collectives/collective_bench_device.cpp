@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "models/accelerator/message_tags.hpp"
+#include "models/vocabulary/message_tags.hpp"
 
 namespace rackscale::models::collectives {
 

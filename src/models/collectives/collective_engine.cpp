@@ -11,7 +11,7 @@
 #include <boost/container/small_vector.hpp>
 #include <fmt/format.h>
 
-#include "models/accelerator/message_tags.hpp"
+#include "models/vocabulary/message_tags.hpp"
 #include "models/collectives/closed_form.hpp"
 #include "models/collectives/collective_plan.hpp"
 #include "models/collectives/member_layouts.hpp"

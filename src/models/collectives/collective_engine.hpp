@@ -11,7 +11,7 @@
 #include <span>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/collectives/member_layouts.hpp"
 #include "models/network/cluster_spec.hpp"
 #include "models/network/device_lp.hpp"

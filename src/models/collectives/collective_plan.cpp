@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "models/accelerator/message_tags.hpp"
+#include "models/vocabulary/message_tags.hpp"
 #include "models/collectives/all_to_all.hpp"
 #include "models/collectives/closed_form.hpp"
 #include "models/collectives/cost_model.hpp"

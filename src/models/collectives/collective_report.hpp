@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/network/partition_report.hpp"
 #include "pdes/statistics.hpp"
 #include "pdes/time.hpp"

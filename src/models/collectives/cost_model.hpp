@@ -22,7 +22,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/collectives/member_layout.hpp"
 #include "models/network/cluster_spec.hpp"
 

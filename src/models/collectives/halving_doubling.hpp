@@ -17,7 +17,7 @@
 #include <memory>
 #include <span>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/collectives/step_machine.hpp"
 
 namespace rackscale::models::collectives {

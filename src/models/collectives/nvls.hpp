@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/collectives/call_state.hpp"
 #include "models/network/cluster_spec.hpp"
 

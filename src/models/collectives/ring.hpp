@@ -22,7 +22,7 @@
 #include <span>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/collectives/member_layout.hpp"
 #include "models/collectives/step_machine.hpp"
 

@@ -16,6 +16,8 @@ namespace {
 using workload::Recompute;
 using workload::TrainingLayout;
 using workload::TrainingSpec;
+using workload::MemoryBreakdown;
+using workload::job_memory;
 
 std::uint64_t largest_total(const std::vector<MemoryBreakdown>& stages) {
   std::uint64_t most = 0;

@@ -18,7 +18,7 @@
 #include <string>
 
 #include "models/hardware.hpp"
-#include "models/memory/memory_model.hpp"
+#include "models/workload/memory_model.hpp"
 #include "models/workload/training_layout.hpp"
 
 namespace rackscale::models::memory {

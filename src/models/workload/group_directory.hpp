@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/workload/training_layout.hpp"
 
 namespace rackscale::models::workload {

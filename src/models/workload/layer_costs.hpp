@@ -36,7 +36,7 @@
 // S = Q K^T again, dP = dO V^T, dV = P^T dO, dQ = dS K, dK = dS^T Q, against the forward's two).
 #include <cstdint>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/workload/training_layout.hpp"
 
 namespace rackscale::models::workload {

@@ -48,7 +48,7 @@
 #include <optional>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/workload/training_spec.hpp"
 
 namespace rackscale::models::workload {

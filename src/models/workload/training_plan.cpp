@@ -651,7 +651,7 @@ TrainingPlan build_training_plan(const TrainingSpec& spec, const network::Cluste
     plan.programs.push_back(StageBuilder(l, costs, stage).build());
     plan.hardware_flops += program_matmul_flops(plan.programs.back()) * l.devices_per_role();
   }
-  plan.memory = memory::job_memory(l);
+  plan.memory = job_memory(l);
 
   const TransformerSpec& m = l.model();
   plan.parameters = total_parameters(m);

@@ -75,8 +75,8 @@
 #include <cstdint>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
-#include "models/memory/memory_model.hpp"
+#include "models/vocabulary/program.hpp"
+#include "models/workload/memory_model.hpp"
 #include "models/network/cluster_spec.hpp"
 #include "models/workload/training_layout.hpp"
 #include "models/workload/training_spec.hpp"
@@ -103,7 +103,7 @@ struct TrainingPlan {
   // programs[role]; role = pipeline stage (TrainingLayout::role_of). One iteration each.
   std::vector<accelerator::Program> programs;
   // memory[role]: the stage's peak per device.
-  std::vector<memory::MemoryBreakdown> memory;
+  std::vector<MemoryBreakdown> memory;
   // Per iteration, whole job. model_flops: the MFU numerator, model_flops_per_token() x tokens.
   // hardware_flops: the matrix-product FLOPs the programs execute, with recomputation (and MoE capacity
   // padding; fused causal attention's skipped tiles are not executed); for GPT with unfused attention and

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "models/accelerator/device_executor.hpp"
-#include "models/memory/memory_model.hpp"
+#include "models/workload/memory_model.hpp"
 #include "models/network/partition_report.hpp"
 #include "models/power/cluster_energy.hpp"
 #include "models/tco/run_measures.hpp"
@@ -58,7 +58,7 @@ struct TrainingReport {
   MeanBreakdown breakdown;                     // mean per device per iteration
   std::vector<MeanBreakdown> breakdown_by_stage;
   std::vector<CollectiveSummary> collectives;  // kinds that ran
-  std::vector<memory::MemoryBreakdown> memory; // per stage
+  std::vector<MemoryBreakdown> memory; // per stage
   std::uint64_t memory_capacity = 0;
   std::string memory_warning;                  // from memory_warn_only
   std::uint64_t parameters = 0, active_parameters = 0;

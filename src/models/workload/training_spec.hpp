@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/collectives/bench_sizes.hpp"
 #include "models/workload/stack_spec.hpp"
 

@@ -20,14 +20,14 @@ void connect_groups(TopologyBuilder& builder, const DragonflyShape& shape, const
   const std::uint32_t a = shape.routers_per_group;
   for (std::uint32_t device = 0; device < shape.endpoints(); ++device) {
     builder.connect({layout.device_node(device), nic_port},
-                    {shape.first_node + device / shape.terminals, device % shape.terminals}, LinkClass::nic,
+                    {shape.first_node + shape.router_index_of(device), shape.terminal_of(device)}, LinkClass::nic,
                     cables.nic_bandwidth, cables.device_to_switch, cables.switch_to_device);
   }
   for (std::uint32_t group = 0; group < shape.groups; ++group) {
     for (std::uint32_t r = 0; r < a; ++r) {
       for (std::uint32_t peer = r + 1; peer < a; ++peer) {
-        builder.connect({shape.router_node(group, r), shape.local_port(r, peer)},
-                        {shape.router_node(group, peer), shape.local_port(peer, r)}, LinkClass::local,
+        builder.connect({shape.router_node(group, r), shape.local_port(group, r, peer)},
+                        {shape.router_node(group, peer), shape.local_port(group, peer, r)}, LinkClass::local,
                         cables.switch_bandwidth, cables.switch_to_switch, cables.switch_to_switch);
       }
     }
@@ -39,8 +39,8 @@ void connect_groups(TopologyBuilder& builder, const DragonflyShape& shape, const
       const std::uint32_t other = (group + offset) % g;
       if (other < group) continue;  // made from the other end
       const std::uint32_t other_slot = shape.global_slot(g - offset, slot / (g - 1));
-      builder.connect({shape.router_node(group, slot / shape.global_ports), shape.global_port(slot)},
-                      {shape.router_node(other, other_slot / shape.global_ports), shape.global_port(other_slot)},
+      builder.connect({shape.router_node(group, slot / shape.global_ports), shape.global_port(group, slot)},
+                      {shape.router_node(other, other_slot / shape.global_ports), shape.global_port(other, other_slot)},
                       LinkClass::global, cables.switch_bandwidth, cables.switch_to_switch, cables.switch_to_switch);
     }
   }
@@ -63,16 +63,22 @@ Topology build_dragonfly(const ClusterSpec& cluster, RoutingMode routing) {
   NetworkRacks racks(builder, cluster.scale_out.switches_per_rack);
   for (std::uint32_t group = 0; group < shape.groups; ++group) {
     racks.begin_group();
-    for (std::uint32_t r = 0; r < shape.routers_per_group; ++r) racks.add(SwitchRole::router, shape.port_count(r));
+    for (std::uint32_t r = 0; r < shape.routers_per_group; ++r) racks.add(SwitchRole::router, shape.port_count(group, r));
   }
   connect_scale_up(builder, layout, cluster.scale_up);
   connect_groups(builder, shape, layout, nic_port, cables);
 
+  // "4 terminals", or "9-10 terminals" when the routers do not divide the NICs.
+  const std::string terminals =
+      shape.fuller_routers() == 0 ? fmt::format("{}", shape.base_terminals())
+                                  : fmt::format("{}-{}", shape.base_terminals(), shape.max_terminals());
+  const std::uint64_t g = shape.groups, a = shape.routers_per_group;
   std::string description = fmt::format(
       "dragonfly of {} groups x {} routers of {} ports ({} terminals, {} local and {} global ports each; {} global "
-      "link{} per pair of groups, consecutive arrangement); {}; routing {}",
-      shape.groups, shape.routers_per_group, shape.radix, shape.terminals, shape.routers_per_group - 1,
-      shape.global_ports, shape.links_per_pair, shape.links_per_pair == 1 ? "" : "s",
+      "link{} per pair of groups, consecutive arrangement): {} routers, {} local and {} global cables; {}; routing {}",
+      shape.groups, shape.routers_per_group, shape.radix, terminals, shape.routers_per_group - 1,
+      shape.groups > 1 ? shape.global_ports : 0, shape.links_per_pair, shape.links_per_pair == 1 ? "" : "s",
+      shape.routers(), g * a * (a - 1) / 2, g * (g - 1) / 2 * shape.links_per_pair,
       describe_compute(cluster, layout, true), name_of(routing));
   return builder.finish(std::make_unique<DragonflyRouter>(shape, layout, cluster.scale_up.kind, routing),
                         std::move(description));

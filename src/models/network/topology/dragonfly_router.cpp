@@ -40,8 +40,8 @@ std::uint16_t DragonflyRouter::next_port(std::uint32_t at, std::uint32_t dst, Ro
   const std::uint32_t target = tag.via != kNoVia ? tag.via : shape_.group_of(dst_device);
   if (target == group) {
     const std::uint32_t dst_router = shape_.router_of(dst_device);
-    if (dst_router == router) return static_cast<PortIndex>(dst_device % shape_.terminals);
-    return static_cast<PortIndex>(shape_.local_port(router, dst_router));
+    if (dst_router == router) return static_cast<PortIndex>(shape_.terminal_of(dst_device));
+    return static_cast<PortIndex>(shape_.local_port(group, router, dst_router));
   }
   // Each leg of a Valiant route picks its global link from its own half of the entropy.
   const std::uint64_t entropy = tag.phase == 0 ? tag.entropy : tag.entropy >> 32;
@@ -49,8 +49,8 @@ std::uint16_t DragonflyRouter::next_port(std::uint32_t at, std::uint32_t dst, Ro
   const auto instance = static_cast<std::uint32_t>(entropy % shape_.links_per_pair);
   const std::uint32_t slot = shape_.global_slot(offset, instance);
   const std::uint32_t owner = slot / shape_.global_ports;
-  if (owner == router) return static_cast<PortIndex>(shape_.global_port(slot));
-  return static_cast<PortIndex>(shape_.local_port(router, owner));
+  if (owner == router) return static_cast<PortIndex>(shape_.global_port(group, slot));
+  return static_cast<PortIndex>(shape_.local_port(group, router, owner));
 }
 
 std::string_view DragonflyRouter::name() const {

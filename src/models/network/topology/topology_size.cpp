@@ -45,7 +45,9 @@ TopologySize count_dragonfly(const ClusterSpec& cluster) {
   const DragonflyShape shape = plan_dragonfly(cluster, layout.node_count());
   TopologySize size = count_compute(cluster, layout, scale_up_ports(cluster.scale_up) + 1);
   size.switches += shape.routers();
-  for (std::uint32_t r = 0; r < shape.routers_per_group; ++r) size.ports += std::uint64_t{shape.groups} * shape.port_count(r);
+  // Routers: a port per NIC, a - 1 local ports each, and each group's used global slots.
+  size.ports += std::uint64_t{shape.endpoints()} + std::uint64_t{shape.routers()} * (shape.routers_per_group - 1) +
+                std::uint64_t{shape.groups} * shape.used_global_slots();
   size.racks += std::uint64_t{shape.groups} * ceil_div(shape.routers_per_group, cluster.scale_out.switches_per_rack);
   return size;
 }

@@ -62,7 +62,7 @@
 
 #include "models/workload/training_layout.hpp"
 
-namespace rackscale::models::memory {
+namespace rackscale::models::workload {
 
 inline constexpr std::uint64_t kWeightBytesPerParameter = 2;     // bf16
 inline constexpr std::uint64_t kGradientBytesPerParameter = 2;   // bf16
@@ -89,12 +89,12 @@ struct MemoryBreakdown {
 };
 
 // Ring attention's receive buffers on one device (see above): 0 without context parallelism.
-[[nodiscard]] std::uint64_t ring_attention_buffer_bytes(const workload::TrainingLayout& layout);
+[[nodiscard]] std::uint64_t ring_attention_buffer_bytes(const TrainingLayout& layout);
 // Bytes one layer keeps for one micro-batch on one device under `policy` (see above).
-[[nodiscard]] std::uint64_t layer_activation_bytes(const workload::TrainingLayout& layout, std::uint32_t layer,
-                                                   workload::Recompute policy);
-[[nodiscard]] MemoryBreakdown stage_memory(const workload::TrainingLayout& layout, std::uint32_t stage);
+[[nodiscard]] std::uint64_t layer_activation_bytes(const TrainingLayout& layout, std::uint32_t layer,
+                                                   Recompute policy);
+[[nodiscard]] MemoryBreakdown stage_memory(const TrainingLayout& layout, std::uint32_t stage);
 // Every stage's, indexed by role (= stage).
-[[nodiscard]] std::vector<MemoryBreakdown> job_memory(const workload::TrainingLayout& layout);
+[[nodiscard]] std::vector<MemoryBreakdown> job_memory(const TrainingLayout& layout);
 
-}  // namespace rackscale::models::memory
+}  // namespace rackscale::models::workload

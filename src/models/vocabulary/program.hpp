@@ -9,6 +9,10 @@
 // Programs are shared: every device with the same role (pipeline stage, and virtual stage with
 // interleaving) runs the same program. Ops therefore name their communication partners symbolically
 // (a group kind, "the next pipeline stage") and each device resolves them from its own coordinates.
+//
+// Part of the models' shared vocabulary (src/layers.cmake), below the collectives and the accelerator so
+// that both name these ops without including each other; the namespace stays the accelerator's, whose
+// instruction set they are.
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>

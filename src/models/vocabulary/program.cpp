@@ -1,4 +1,4 @@
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 
 #include <stdexcept>
 

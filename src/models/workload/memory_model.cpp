@@ -1,4 +1,4 @@
-#include "models/memory/memory_model.hpp"
+#include "models/workload/memory_model.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,12 +7,10 @@
 #include "models/workload/parameter_tensors.hpp"
 #include "models/workload/pipeline_schedule.hpp"
 
-namespace rackscale::models::memory {
+namespace rackscale::models::workload {
 namespace {
 
 using accelerator::GroupKind;
-using workload::Recompute;
-using workload::TrainingLayout;
 
 std::uint64_t ceil_div(std::uint64_t a, std::uint64_t b) { return (a + b - 1) / b; }
 
@@ -24,13 +22,13 @@ struct PerToken {
 };
 
 PerToken layer_per_token(const TrainingLayout& l, std::uint32_t layer, Recompute policy) {
-  const workload::TransformerSpec& m = l.model();
+  const TransformerSpec& m = l.model();
   const double t = l.tensor();
   const double h = m.hidden;
   const double d = static_cast<double>(m.hidden / m.heads);
   const double a_t = m.heads / t;
   const double g_t = m.kv_heads >= l.tensor() ? m.kv_heads / t : 1.0;
-  const double gated = m.activation == workload::Activation::swiglu ? 2.0 : 1.0;
+  const double gated = m.activation == Activation::swiglu ? 2.0 : 1.0;
   PerToken p;
   if (policy == Recompute::full) {
     p.replicated = 2 * h;  // the layer's input
@@ -84,7 +82,7 @@ void in_flight_peak(const TrainingLayout& l, std::uint32_t stage, MemoryBreakdow
   for (std::uint32_t c = 0; c < l.virtual_stages(); ++c)
     per_chunk[c] = chunk_activation_bytes(l, l.model_chunk(stage, c));
   std::uint64_t held = 0, count = 0, peak = 0, peak_count = 0;
-  for (const auto& step : workload::pipeline_schedule(l.pipeline(), l.virtual_stages(), l.micro_batches(), stage)) {
+  for (const auto& step : pipeline_schedule(l.pipeline(), l.virtual_stages(), l.micro_batches(), stage)) {
     if (step.forward) {
       held += per_chunk[step.virtual_stage];
       ++count;
@@ -106,14 +104,14 @@ void in_flight_peak(const TrainingLayout& l, std::uint32_t stage, MemoryBreakdow
 std::uint64_t ring_attention_buffer_bytes(const TrainingLayout& l) {
   const std::uint64_t C = l.context();
   if (C <= 1) return 0;
-  const workload::TransformerSpec& m = l.model();
+  const TransformerSpec& m = l.model();
   const std::uint64_t t = l.tensor();
   const std::uint64_t g_t = m.kv_heads >= t ? m.kv_heads / t : 1;  // as the compute costs replicate them
   const std::uint64_t block = std::uint64_t{l.parallel().micro_batch} * (m.sequence / C) * 2 * g_t * (m.hidden / m.heads) * 2;
   // All-gather CP: the backward holds every rank's keys and values and their gradients before the
   // reduce-scatter, 2C blocks. Ring: the backward's two messages of block and gradient partial outweigh
   // the forward's two blocks.
-  if (l.parallel().context_algorithm == workload::ContextAlgorithm::all_gather) return 2 * C * block;
+  if (l.parallel().context_algorithm == ContextAlgorithm::all_gather) return 2 * C * block;
   return std::min<std::uint64_t>(C - 1, 4) * block;
 }
 
@@ -122,10 +120,10 @@ std::uint64_t layer_activation_bytes(const TrainingLayout& l, std::uint32_t laye
 }
 
 MemoryBreakdown stage_memory(const TrainingLayout& l, std::uint32_t stage) {
-  const workload::ParallelSpec& p = l.parallel();
+  const ParallelSpec& p = l.parallel();
   MemoryBreakdown out;
   out.stage = stage;
-  const workload::ParameterCount params = workload::local_stage_parameters(l, stage);
+  const ParameterCount params = local_stage_parameters(l, stage);
   out.parameters = params.total();
 
   // Model state, sharded by ZeRO.
@@ -139,11 +137,11 @@ MemoryBreakdown stage_memory(const TrainingLayout& l, std::uint32_t stage) {
     const std::uint32_t chunk = l.model_chunk(stage, c);
     const std::uint32_t first = l.chunk_first_layer(chunk);
     for (std::uint32_t layer = first; layer < first + l.chunk_layers(chunk); ++layer)
-      largest_unit = std::max(largest_unit, workload::local_layer_parameters(l, layer).total());
-    if (chunk == 0) largest_unit = std::max(largest_unit, workload::local_embedding_parameters(l));
-    if (chunk + 1 == l.model_chunks()) largest_unit = std::max(largest_unit, workload::local_output_parameters(l));
+      largest_unit = std::max(largest_unit, local_layer_parameters(l, layer).total());
+    if (chunk == 0) largest_unit = std::max(largest_unit, local_embedding_parameters(l));
+    if (chunk + 1 == l.model_chunks()) largest_unit = std::max(largest_unit, local_output_parameters(l));
   }
-  const workload::StackSpec& stack = l.stack();
+  const StackSpec& stack = l.stack();
   const std::uint64_t whole_buffer = out.parameters * kGradientBytesPerParameter;
   out.weights = out.parameters * kWeightBytesPerParameter;
   out.gradients = (p.zero_stage >= 2 ? shard : out.parameters) * kGradientBytesPerParameter;
@@ -152,8 +150,8 @@ MemoryBreakdown stage_memory(const TrainingLayout& l, std::uint32_t stage) {
     out.gradients += std::min(2 * bucket, whole_buffer);
   }
   if (p.zero_stage == 3) {
-    const std::uint64_t live = (std::uint64_t{workload::zero3_prefetch_depth(l, stage)} + 1) *
-                               workload::largest_gather_elements(l, stage);
+    const std::uint64_t live = (std::uint64_t{zero3_prefetch_depth(l, stage)} + 1) *
+                               largest_gather_elements(l, stage);
     out.weights = (shard + live) * kWeightBytesPerParameter;
     const std::uint64_t reduce_bucket = stack.zero3_reduce_elements > 0
                                             ? std::min(stack.zero3_reduce_elements, out.parameters)
@@ -194,4 +192,4 @@ std::vector<MemoryBreakdown> job_memory(const TrainingLayout& l) {
   return stages;
 }
 
-}  // namespace rackscale::models::memory
+}  // namespace rackscale::models::workload

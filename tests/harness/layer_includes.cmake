@@ -1,0 +1,72 @@
+# Fails if a file of src/ includes a header of a layer its own layer does not use (an upward include or
+# one across the layer table), if a layer uses a layer listed after it (a cycle), or if a file or an
+# included header belongs to no layer. The table is src/layers.cmake (docs/design.md, "Layers").
+#   cmake -DSOURCE=<directory holding src/> -P layer_includes.cmake
+# Every violation is listed, one line each: the file, the header, and both layers.
+cmake_minimum_required(VERSION 3.25)
+include(${SOURCE}/src/layers.cmake)
+
+# Each layer uses only layers listed before it, so the table has no cycle.
+set(listed "")
+set(problems "")
+foreach(layer IN LISTS RACKSCALE_LAYERS)
+  foreach(used IN LISTS RACKSCALE_LAYER_${layer}_USES)
+    if(NOT used IN_LIST RACKSCALE_LAYERS)
+      string(APPEND problems "src/layers.cmake: layer ${layer} uses ${used}, which is not a layer\n")
+    elseif(NOT used IN_LIST listed)
+      string(APPEND problems "src/layers.cmake: layer ${layer} uses ${used}, listed after it (a cycle, or "
+                             "the table out of order)\n")
+    endif()
+  endforeach()
+  list(APPEND listed ${layer})
+  rackscale_layer_reach(${layer} reach_${layer})
+endforeach()
+
+# The first directories of the layers' paths: an include under one of them is the project's and must
+# belong to a layer; others ("workload_test_support.hpp", generated headers) are not checked.
+set(roots "")
+foreach(layer IN LISTS RACKSCALE_LAYERS)
+  foreach(entry IN LISTS RACKSCALE_LAYER_${layer}_PATHS)
+    string(REGEX REPLACE "/.*" "" root "${entry}")
+    list(APPEND roots ${root})
+  endforeach()
+endforeach()
+list(REMOVE_DUPLICATES roots)
+
+file(GLOB_RECURSE sources RELATIVE ${SOURCE}/src ${SOURCE}/src/*.hpp ${SOURCE}/src/*.cpp ${SOURCE}/src/*.h)
+list(SORT sources)
+set(checked 0)
+foreach(source IN LISTS sources)
+  rackscale_layer_of(${source} layer)
+  if(NOT layer)
+    string(APPEND problems "src/${source}: belongs to no layer of src/layers.cmake\n")
+    continue()
+  endif()
+  file(STRINGS ${SOURCE}/src/${source} lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\".*" "\\1" header "${line}")
+    string(REGEX REPLACE "/.*" "" root "${header}")
+    if(NOT header MATCHES "/" OR NOT root IN_LIST roots)
+      continue()
+    endif()
+    math(EXPR checked "${checked} + 1")
+    if(DEFINED layer_of_${header})
+      set(used "${layer_of_${header}}")
+    else()
+      rackscale_layer_of(${header} used)
+      set(layer_of_${header} "${used}")
+    endif()
+    if(NOT used)
+      string(APPEND problems "src/${source}: includes \"${header}\", which belongs to no layer\n")
+    elseif(NOT used STREQUAL layer AND NOT used IN_LIST reach_${layer})
+      string(APPEND problems "src/${source}: includes \"${header}\": layer ${layer} does not use layer ${used}\n")
+    endif()
+  endforeach()
+endforeach()
+
+if(problems)
+  message("${problems}")
+  message(FATAL_ERROR "the layers of src/layers.cmake are not kept (above)")
+endif()
+list(LENGTH sources files)
+message("${files} files, ${checked} includes of the project's headers, each within its layer's reach")
