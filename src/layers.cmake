@@ -48,8 +48,10 @@ rackscale_layer(scenario PATHS models/scenario.hpp models/scenario.cpp USES work
 rackscale_layer(traffic PATHS models/traffic/ USES scenario statistics)
 # Above the models. sim/ (a run's Session, issue 24) is the layer between the models and io/.
 rackscale_layer(sim PATHS sim/ USES memory traffic phold)
+# Searching a training job's layouts: the space, the pruning rules and the estimate (docs/search.md).
+rackscale_layer(search PATHS search/ USES memory)
 rackscale_layer(io PATHS io/ USES sim)
-rackscale_layer(app PATHS app/ USES io)
+rackscale_layer(app PATHS app/ USES io search)
 
 # rackscale_layer_of(PATH OUT): the layer the file src/PATH belongs to, "" when none.
 function(rackscale_layer_of path out)

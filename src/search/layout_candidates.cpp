@@ -7,7 +7,7 @@
 
 #include <fmt/format.h>
 
-#include "models/memory/memory_model.hpp"
+#include "models/workload/memory_model.hpp"
 #include "models/workload/training_layout.hpp"
 
 namespace rackscale::search {
@@ -132,7 +132,7 @@ Pruning prune_layouts(const wl::TrainingSpec& spec, const models::network::Clust
     try {
       const wl::TrainingLayout layout(with_layout(spec, *p), devices);
       std::uint64_t peak = 0;
-      for (const auto& stage : models::memory::job_memory(layout)) peak = std::max(peak, stage.total());
+      for (const auto& stage : models::workload::job_memory(layout)) peak = std::max(peak, stage.total());
       if (capacity > 0 && peak > capacity) {
         ++result.pruned["memory"];
         continue;

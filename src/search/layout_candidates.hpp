@@ -7,7 +7,7 @@
 //      the devices, heads and key/value heads by tensor, layers over pipeline x virtual stages, the
 //      global batch over data x micro-batch, the sequence over 2 x context, experts over expert
 //      parallelism, EP within DP x CP ...), counted under the config key its message names;
-//   2. "memory": the largest pipeline stage's peak (models/memory/memory_model.hpp) exceeds the
+//   2. "memory": the largest pipeline stage's peak (models/workload/memory_model.hpp) exceeds the
 //      accelerator's memory.
 // Virtual stages over 1 need more than one pipeline stage; uneven layer counts: when the layers do not
 // divide over pipeline x virtual stages, the first and last stages take fewer (Llama 3's 126 layers on

@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "models/accelerator/message_tags.hpp"
+#include "models/vocabulary/message_tags.hpp"
 #include "models/network/network_events.hpp"
 
 namespace rackscale::models::workload {

@@ -10,7 +10,7 @@
 // peer device, tagged with the transfer's match id. The op's dependencies become data dependencies; the
 // op before it on its stream, a control dependency. Traced rank r is device r.
 #include "models/accelerator/device_role.hpp"
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/hardware.hpp"
 #include "models/workload/trace_graph.hpp"
 

@@ -11,7 +11,7 @@
 
 #include "models/accelerator/compute_model.hpp"
 #include "models/collectives/collective_engine.hpp"
-#include "models/accelerator/message_tags.hpp"
+#include "models/vocabulary/message_tags.hpp"
 
 namespace rackscale::models::workload {
 namespace {

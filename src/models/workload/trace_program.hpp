@@ -16,7 +16,7 @@
 #include <memory>
 #include <vector>
 
-#include "models/accelerator/program.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/hardware.hpp"
 #include "models/workload/trace_graph.hpp"
 #include "models/workload/trace_spec.hpp"
