@@ -75,6 +75,7 @@ struct ReducedStatistic {
 
 class ReducedStatistics {
  public:
+  ReducedStatistics() = default;
   explicit ReducedStatistics(std::vector<ReducedStatistic> statistics) : statistics_(std::move(statistics)) {}
   [[nodiscard]] const std::vector<ReducedStatistic>& all() const noexcept { return statistics_; }
   // Throws std::out_of_range naming `name` when no statistic has it.

@@ -112,9 +112,11 @@ pdes::EngineStats Session::run(Workload& workload, const EngineRun& engine_run) 
                        engine_run.save_position},
                       engine_run.restart);
   const pdes::EngineStats engine_stats = engine.run(scenario_.simulation.end);
+  // A stop's message counts the windows of the whole run and quotes the command line's options, not
+  // this engine's share of them.
   pdes::EngineStats run_stats = engine_stats;
   run_stats.windows += engine_run.windows_before;
-  throw_if_stopped(run_stats, checkpoints);
+  throw_if_stopped(run_stats, options_.checkpoints);
 
   const FinishedRun finished{comm_, topology_, placement_.rack_rank, engine, engine_stats, network.counters};
   pdes::StatisticRegistry registry;

@@ -50,6 +50,16 @@ class Session {
   [[nodiscard]] const RackPlacement& placement() const noexcept { return placement_; }
   // The partition's figures for a report's header.
   [[nodiscard]] models::network::PartitionReport partition_report() const;
+  // The header every report of a run on the whole cluster carries: the topology, its sizes, the partition.
+  template <class Report>
+  void fill_header(Report& report) const {
+    report.topology = topology_.description;
+    report.devices = topology_.device_count();
+    report.switches = topology_.switch_count();
+    report.cables = topology_.link_count();
+    report.racks = topology_.racks.size();
+    report.partition = partition_report();
+  }
   // What a checkpoint of a `kind` run on this placement must match.
   [[nodiscard]] pdes::CheckpointIdentity checkpoint_identity(std::string_view kind) const;
   void phase(std::string what) const;

@@ -95,13 +95,7 @@ TrafficWorkload::TrafficWorkload(Session& session, TrafficObserver on_finished)
       on_finished_(std::move(on_finished)),
       plan_(session.scenario().workload.traffic, static_cast<std::uint32_t>(session.topology().device_count()),
             session.scenario().simulation.seed) {
-  const net::Topology& topology = session.topology();
-  report_.topology = topology.description;
-  report_.devices = topology.device_count();
-  report_.switches = topology.switch_count();
-  report_.cables = topology.link_count();
-  report_.racks = topology.racks.size();
-  report_.partition = session.partition_report();
+  session.fill_header(report_);
   report_.messages_planned = plan_.total_messages();
 }
 
@@ -126,6 +120,7 @@ void TrafficWorkload::record(const FinishedRun& /*run*/, pdes::StatisticRegistry
 void TrafficWorkload::finish(const FinishedRun& run, const pdes::ReducedStatistics& figures) {
   const boost::mpi::communicator& comm = run.comm;
   report_.setup_seconds = session_.setup_seconds();
+  report_.statistics = figures;
   const auto& completion = figures["completion_ps"];
   report_.messages_delivered = completion.sample_count();
   report_.bytes_delivered = figures["bytes_delivered"].values[0];

@@ -13,6 +13,7 @@
 #include "models/tco/hardware_inventory.hpp"
 #include "models/tco/tco_settings.hpp"
 #include "pdes/error.hpp"
+#include "pdes/rank_reduce.hpp"
 
 namespace rackscale::sim {
 
@@ -92,7 +93,6 @@ TrainingWorkload::TrainingWorkload(Session& session, TrainingTrace& trace, Train
       groups_(plan_.layout),
       layouts_(std::make_shared<models::collectives::MemberLayouts>()) {
   const net::ClusterSpec& cluster = session.scenario().cluster;
-  const net::Topology& topology = session.topology();
   report_.memory_warning = models::memory::check_memory(plan_.layout, cluster.accelerator);
   if (!report_.memory_warning.empty()) spdlog::warn("{}", report_.memory_warning);
   report_.memory = plan_.memory;
@@ -100,12 +100,7 @@ TrainingWorkload::TrainingWorkload(Session& session, TrainingTrace& trace, Train
   trace_.prepare(plan_);
   for (const auto& program : plan_.programs) indexes_.push_back(std::make_shared<acc::ProgramIndex>(program));
 
-  report_.topology = topology.description;
-  report_.devices = topology.device_count();
-  report_.switches = topology.switch_count();
-  report_.cables = topology.link_count();
-  report_.racks = topology.racks.size();
-  report_.partition = session.partition_report();
+  session.fill_header(report_);
   report_.layout = describe_layout(plan_.layout);
   const wl::TrainingLayout& l = plan_.layout;
   report_.sizes = {l.tensor(), l.pipeline(), l.data(), l.context(), l.expert(), l.virtual_stages(), l.micro_batches(),
@@ -137,7 +132,7 @@ pdes::WorkDone TrainingWorkload::work() const {
   return work;
 }
 
-void TrainingWorkload::record(const FinishedRun& run, pdes::StatisticRegistry& registry) {
+void TrainingWorkload::record(const FinishedRun& /*run*/, pdes::StatisticRegistry& registry) {
   const std::uint32_t iterations = session_.scenario().workload.training.iterations;
   const std::uint32_t stages = plan_.layout.pipeline();
   auto ends = registry.values("iteration_end_ps", "ps", "when the last device finished each iteration",
@@ -178,11 +173,6 @@ void TrainingWorkload::record(const FinishedRun& run, pdes::StatisticRegistry& r
       longest.record(row[k].longest, k);
     }
   }
-  // Port busy times, for the energy: a message's ports are charged by whichever rank carried it.
-  const std::vector<std::uint64_t>& busy = run.counters.busy();
-  auto port_busy = registry.values("port_busy_ps", "ps", "time each port spent serializing, by port id",
-                                   pdes::Combine::sum, std::max<std::size_t>(busy.size(), 1));
-  for (std::size_t p = 0; p < busy.size(); ++p) port_busy.record(busy[p], p);
 }
 
 void TrainingWorkload::finish(const FinishedRun& run, const pdes::ReducedStatistics& figures) {
@@ -190,6 +180,7 @@ void TrainingWorkload::finish(const FinishedRun& run, const pdes::ReducedStatist
   const std::uint32_t iterations = scenario.workload.training.iterations;
   const wl::TrainingLayout& layout = plan_.layout;
   report_.setup_seconds = session_.setup_seconds();
+  report_.statistics = figures;
 
   // Iteration ends: the last device to finish each iteration.
   const auto& end_values = figures["iteration_end_ps"].values;
@@ -264,7 +255,7 @@ void TrainingWorkload::finish(const FinishedRun& run, const pdes::ReducedStatist
     }
   }
   report_.simulated_time = run_end;
-  meter_energy(run, figures);
+  meter_energy(run);
   report_.engine = pdes::gather_stats(run.comm, run.engine_stats);
   trace_.finish(run.comm, plan_, ends);
   on_finished_({run.topology, run.rack_rank, run.engine, run.engine_stats, run.counters, layout, local, run_end, report_});
@@ -273,15 +264,16 @@ void TrainingWorkload::finish(const FinishedRun& run, const pdes::ReducedStatist
 // Energy of the cluster over the simulated time: each rank meters the components it owns (port busy
 // times summed over ranks first, since a message's ports are charged by whichever rank carried it),
 // then the exact per-class limbs are summed over ranks.
-void TrainingWorkload::meter_energy(const FinishedRun& run, const pdes::ReducedStatistics& figures) {
+void TrainingWorkload::meter_energy(const FinishedRun& run) {
   namespace power = models::power;
   const models::Scenario& scenario = session_.scenario();
   const net::Topology& topology = run.topology;
   const auto& settings = scenario.tco;
   const power::ClusterPower levels = power::cluster_power(scenario.cluster, settings.host_idle_watts,
                                                           settings.host_active_watts, settings.memory_bound_activity);
-  const auto& busy = figures["port_busy_ps"].values;
-  const std::vector<std::uint64_t> port_busy(busy.begin(), busy.begin() + static_cast<std::ptrdiff_t>(run.counters.size()));
+  // A per-port table, not a figure: summed over ranks as one vector (like traffic's per-port totals).
+  std::vector<std::uint64_t> port_busy(run.counters.size(), 0);
+  pdes::reduce_to_all(run.comm, run.counters.busy(), port_busy, pdes::Reduction::sum);
   std::vector<std::pair<std::uint32_t, power::AcceleratorActivity>> devices;
   // The accelerator model does not split compute- from memory-bound time: all of it is compute-bound.
   for (const auto& [device, executor] : executors_) devices.push_back({device, {executor->stats().breakdown.compute(), 0}});

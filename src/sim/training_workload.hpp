@@ -44,7 +44,7 @@ class TrainingWorkload final : public Workload {
   [[nodiscard]] const models::workload::TrainingReport& report() const noexcept { return report_; }
 
  private:
-  void meter_energy(const FinishedRun& run, const pdes::ReducedStatistics& figures);
+  void meter_energy(const FinishedRun& run);
 
   Session& session_;
   TrainingTrace& trace_;
