@@ -1,9 +1,8 @@
 #pragma once
-// Wires an nccl-tests sweep together: topology -> rack partition -> for every size of the sweep
-// (min_bytes, times step_factor or plus step_bytes, up to max_bytes; rounded as nccl-tests rounds it for
-// the op and data type, collectives/bench_sizes.hpp), a fresh engine run of one call over the first
-// `devices` devices -> time from the first member's start to the last member's end, reduced over
-// ranks. Results are identical for any rank count.
+// An nccl-tests sweep: the Session (sim/session.hpp) running the sweep of sim/collective_sweep.hpp —
+// for every size, a fresh engine run of one call over the first `devices` devices, timed from the first
+// member's start to the last member's end, reduced over ranks. Results are identical for any rank
+// count.
 #include <boost/mpi/communicator.hpp>
 
 #include "app/network_run.hpp"

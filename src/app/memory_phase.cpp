@@ -25,6 +25,10 @@ MemoryPhase::~MemoryPhase() { phase() = std::move(previous_); }
 
 void MemoryPhase::set(std::string what) { phase() = std::move(what); }
 
+std::function<void(std::string)> MemoryPhase::marker() {
+  return [this](std::string what) { set(std::move(what)); };
+}
+
 namespace {
 // A fixed buffer, not a std::string: exit_out_of_memory reads it without allocating.
 char estimate_text[256] = "";

@@ -3,6 +3,7 @@
 // building the LPs of 98,304 devices". A run marks its phases with MemoryPhase (one at a time, on the
 // main thread); main() reports the innermost when it catches std::bad_alloc (docs/reliability.md,
 // "Memory").
+#include <functional>
 #include <string>
 
 namespace rackscale::app {
@@ -16,6 +17,8 @@ class MemoryPhase {
   MemoryPhase& operator=(const MemoryPhase&) = delete;
   // The next phase of the same scope.
   void set(std::string what);
+  // set() as a callable, for a Session's phases (sim/session.hpp); valid while this object lives.
+  [[nodiscard]] std::function<void(std::string)> marker();
 
  private:
   std::string previous_;

@@ -1,23 +1,19 @@
 #pragma once
-// Wires a training scenario together: topology -> rack partition -> training plan (device programs,
-// memory check) -> engine, network and accelerator LPs -> run -> figures reduced over ranks.
-#include <functional>
-
+// A training run: the Session (sim/session.hpp) running the training workload
+// (sim/training_workload.hpp): topology -> rack partition -> training plan (device programs, memory
+// check) -> engine, network and accelerator LPs -> run -> figures reduced over ranks.
 #include <boost/mpi/communicator.hpp>
 
 #include "app/network_run.hpp"
 #include "app/training_trace.hpp"
 #include "models/scenario.hpp"
 #include "models/workload/training_report.hpp"
-#include "models/workload/training_run_state.hpp"
+#include "sim/training_workload.hpp"
 
 namespace rackscale::app {
 
-// Receives, on every rank, what the finished run left there (the results file is written here); an
-// exception it throws leaves run_training.
-using TrainingObserver = std::function<void(const models::workload::TrainingRunState&)>;
-// The observer of runs nobody records.
-inline void ignore_training_run(const models::workload::TrainingRunState&) {}
+using sim::ignore_training_run;
+using sim::TrainingObserver;
 
 // Collective. Calls `on_finished` once the figures are reduced, before returning. Throws
 // std::invalid_argument (bad scenario, before simulating; messages start with the config key at

@@ -8,10 +8,11 @@
 
 #include "io/network_results.hpp"
 #include "io/results_columns.hpp"
+#include "io/statistics_figures.hpp"
 #include "io/traffic_figures.hpp"
 #include "models/network/device_lp.hpp"
 #include "models/statistics/log_histogram.hpp"
-#include "pdes/rank_reduce.hpp"
+#include "pdes/log_buckets.hpp"
 
 namespace rackscale::io {
 
@@ -54,11 +55,10 @@ void write_devices(Group& root, const NetworkRows& net, const traffic::TrafficRu
 }
 
 void write_traffic(Group& root, const traffic::TrafficRunState& run) {
-  const auto& comm = root.comm();
   const traffic::TrafficReport& r = run.report;
-  const auto& h = run.stats.completion;
-  std::vector<std::uint64_t> buckets(h.counts().size(), 0);
-  pdes::reduce_to_all(comm, h.counts(), buckets, pdes::Reduction::sum);
+  // The completion times' buckets as the run reduced them (sim/traffic_workload.cpp).
+  const auto& completion = r.statistics["completion_ps"].values;
+  const std::vector<std::uint64_t> buckets(completion.begin(), completion.begin() + pdes::kLogBuckets);
 
   Group g = root.create_group("traffic");
   g.set_attribute("description", "the traffic workload's figures over the whole cluster");
@@ -91,6 +91,7 @@ void write_traffic_results(hdf5::File& file, const models::Scenario& scenario, c
   write_cluster_groups(file, net, run.counters, run.report.makespan, run.report.partition, run.engine, run.engine_stats);
   write_devices(file, net, run);
   write_traffic(file, run);
+  write_statistics(file, run.report.statistics);
 }
 
 }  // namespace rackscale::io

@@ -8,6 +8,7 @@
 #include "io/engine_report.hpp"
 #include "io/partition_summary.hpp"
 #include "io/scenario_header.hpp"
+#include "io/statistics_figures.hpp"
 #include "io/text_table.hpp"
 #include "io/traffic_figures.hpp"
 
@@ -110,6 +111,7 @@ nlohmann::ordered_json traffic_json(const models::Scenario& s, const traffic::Tr
   j["setup_s"] = r.setup_seconds;
   j["partition"] = partition_json(r.partition);
   j["engine"] = engine_json(r.engine);
+  j["statistics"] = statistics_json(r.statistics);
   return j;
 }
 

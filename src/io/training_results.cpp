@@ -8,6 +8,7 @@
 
 #include "io/network_results.hpp"
 #include "io/results_columns.hpp"
+#include "io/statistics_figures.hpp"
 #include "io/bom_figures.hpp"
 #include "io/tco_results.hpp"
 #include "io/training_figures.hpp"
@@ -135,6 +136,7 @@ void write_training_results(hdf5::File& file, const models::Scenario& scenario, 
   write_energy(file, run.report);
   if (run.report.tco) write_tco(file, *run.report.tco);
   if (run.report.bom) write_bom(file, *run.report.bom);
+  write_statistics(file, run.report.statistics);
 }
 
 }  // namespace rackscale::io

@@ -8,6 +8,7 @@
 #include "io/engine_report.hpp"
 #include "io/partition_summary.hpp"
 #include "io/scenario_header.hpp"
+#include "io/statistics_figures.hpp"
 #include "io/tco_figures.hpp"
 #include "io/text_table.hpp"
 #include "io/training_figures.hpp"
@@ -147,6 +148,7 @@ nlohmann::ordered_json training_json(const models::Scenario& s, const wl::Traini
   j["setup_s"] = r.setup_seconds;
   j["partition"] = partition_json(r.partition);
   j["engine"] = engine_json(r.engine);
+  j["statistics"] = statistics_json(r.statistics);
   return j;
 }
 

@@ -101,6 +101,23 @@ void Statistic::sample(std::uint64_t value) {
   v[kHistogramMax] = std::max(v[kHistogramMax], value);
 }
 
+void Statistic::merge_samples(std::span<const std::uint64_t> counts, std::uint64_t count, std::uint64_t sum,
+                              std::uint64_t min, std::uint64_t max) {
+  const StatisticSpec& spec = registry_->specs_[index_];
+  if (spec.shape != StatisticShape::histogram) throw std::logic_error("statistic " + spec.name + " is not a histogram");
+  if (counts.size() != kLogBuckets) {
+    throw std::invalid_argument("statistic " + spec.name + ": expected " + std::to_string(kLogBuckets) +
+                                " bucket counts, found " + std::to_string(counts.size()));
+  }
+  std::vector<std::uint64_t>& v = registry_->values_[index_];
+  for (std::size_t b = 0; b < kLogBuckets; ++b) v[b] += counts[b];
+  v[kHistogramCount] += count;
+  v[kHistogramSum] += sum;
+  if (count == 0) return;
+  v[kHistogramMin] = std::min(v[kHistogramMin], min);
+  v[kHistogramMax] = std::max(v[kHistogramMax], max);
+}
+
 std::span<const std::uint64_t> Statistic::values() const { return registry_->values_[index_]; }
 
 Statistic StatisticRegistry::declare(StatisticSpec spec) {

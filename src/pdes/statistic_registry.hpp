@@ -44,6 +44,11 @@ class Statistic {
   void record(std::uint64_t value, std::size_t row = 0);
   // A histogram's sample.
   void sample(std::uint64_t value);
+  // A histogram's samples kept elsewhere in the same logarithmic buckets (pdes/log_buckets.hpp): `counts`
+  // has kLogBuckets entries; `min` and `max` are ignored when `count` is 0. Throws std::logic_error for a
+  // values statistic and std::invalid_argument for another number of buckets.
+  void merge_samples(std::span<const std::uint64_t> counts, std::uint64_t count, std::uint64_t sum, std::uint64_t min,
+                     std::uint64_t max);
   [[nodiscard]] std::span<const std::uint64_t> values() const;
 
  private:
@@ -70,6 +75,7 @@ struct ReducedStatistic {
 
 class ReducedStatistics {
  public:
+  ReducedStatistics() = default;
   explicit ReducedStatistics(std::vector<ReducedStatistic> statistics) : statistics_(std::move(statistics)) {}
   [[nodiscard]] const std::vector<ReducedStatistic>& all() const noexcept { return statistics_; }
   // Throws std::out_of_range naming `name` when no statistic has it.

@@ -161,6 +161,13 @@ TEST(TrafficOutput, TheFileHoldsTheRunsFigures) {
     ASSERT_FALSE(low.empty());
     EXPECT_LE(low.front(), report.completion_min);
     EXPECT_GE(high.back(), report.completion_max);
+    // /statistics: the reduced registry, from which /traffic's figures and histogram are derived.
+    EXPECT_EQ(total(in.read<std::uint64_t>("/statistics/completion_ps_by_bucket")), report.messages_delivered);
+    EXPECT_EQ(in.attribute<std::uint64_t>("/statistics", "completion_ps_count"), report.messages_delivered);
+    EXPECT_EQ(in.attribute<std::uint64_t>("/statistics", "completion_ps_min"), report.completion_min);
+    EXPECT_EQ(in.attribute<std::uint64_t>("/statistics", "completion_ps_max"), report.completion_max);
+    EXPECT_EQ(in.read<std::uint64_t>("/statistics/bytes_delivered"), std::vector<std::uint64_t>{report.bytes_delivered});
+    EXPECT_EQ(in.read<std::uint64_t>("/statistics/last_delivery_ps"), std::vector<std::uint64_t>{report.makespan});
 
     // Placement and engine: one row per rank.
     const auto rack_rank = in.read<std::int32_t>("/partition/rack_rank");

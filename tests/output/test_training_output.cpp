@@ -285,8 +285,20 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
   const auto json = rackscale::io::training_json(s, report);
   expect_same_figures(in, "/training", json,
                       {"scenario", "iteration_times_ps", "stages", "collectives", "energy", "tco", "setup_s", "partition",
-                       "engine"});
+                       "engine", "statistics"});
   expect_same_figures(in, "/energy", json["energy"], {});
+  // /statistics: every figure the workload declared, a dataset each, as the JSON's statistics object has it.
+  ASSERT_FALSE(json["statistics"].empty());
+  for (const auto& [name, value] : json["statistics"].items()) {
+    const auto rows = in.read<std::uint64_t>("/statistics/" + name);
+    if (value.is_array()) {
+      EXPECT_EQ(rows, value.get<std::vector<std::uint64_t>>()) << name;
+    } else {
+      EXPECT_EQ(rows, std::vector<std::uint64_t>{value.get<std::uint64_t>()}) << name;
+    }
+  }
+  const auto& end_figure = json["statistics"]["iteration_end_ps"];  // one row per iteration; a number for one
+  EXPECT_EQ((end_figure.is_array() ? end_figure.back() : end_figure).get<std::uint64_t>(), report.simulated_time);
   // /bom: the network's bill of materials, the figures bom_json gives (validate --bom --json).
   ASSERT_TRUE(report.bom.has_value());
   expect_same_figures(in, "/bom", rackscale::io::bom_json(*report.bom), {"items"});

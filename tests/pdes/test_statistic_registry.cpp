@@ -76,6 +76,37 @@ TEST(StatisticRegistry, ReducesToWhatOneRankRecordingEverythingGets) {
   EXPECT_EQ(latency.quantile(0.5), rackscale::pdes::log_bucket_low(rackscale::pdes::log_bucket_of(sorted[499])));
 }
 
+// A histogram kept by a model in the same buckets (a traffic run's completion times) merges into a
+// declared histogram as if each of its samples had been recorded there.
+TEST(StatisticRegistry, MergedBucketCountsEqualTheSamplesRecordedOneByOne) {
+  const boost::mpi::communicator world;
+  StatisticRegistry registry;
+  auto one_by_one = registry.histogram("one_by_one_ps", "ps", "sampled");
+  auto merged = registry.histogram("merged_ps", "ps", "merged");
+  auto nothing = registry.histogram("nothing_ps", "ps", "merged, empty");
+  std::vector<std::uint64_t> counts(rackscale::pdes::kLogBuckets, 0);
+  std::uint64_t count = 0, sum = 0, smallest = ~std::uint64_t{0}, largest = 0;
+  for (std::uint64_t k = static_cast<std::uint64_t>(world.rank()); k < kSamples; k += static_cast<std::uint64_t>(world.size())) {
+    one_by_one.sample(sample(k));
+    ++counts[rackscale::pdes::log_bucket_of(sample(k))];
+    ++count;
+    sum += sample(k);
+    smallest = std::min(smallest, sample(k));
+    largest = std::max(largest, sample(k));
+  }
+  merged.merge_samples(counts, count, sum, smallest, largest);
+  // An empty histogram's minimum and maximum are whatever its keeper holds: ignored.
+  nothing.merge_samples(std::vector<std::uint64_t>(rackscale::pdes::kLogBuckets, 0), 0, 0, 0, 12345);
+  const ReducedStatistics reduced = registry.reduce(world);
+  EXPECT_EQ(reduced["merged_ps"].values, reduced["one_by_one_ps"].values);
+  EXPECT_EQ(reduced["merged_ps"].sample_count(), kSamples);
+  EXPECT_EQ(reduced["nothing_ps"].sample_count(), 0U);
+  EXPECT_EQ(reduced["nothing_ps"].sample_max(), 0U);
+  EXPECT_THROW(merged.merge_samples(std::vector<std::uint64_t>(3, 0), 0, 0, 0, 0), std::invalid_argument);
+  auto scalar = registry.values("scalar", "", "a value", Combine::sum);
+  EXPECT_THROW(scalar.merge_samples(counts, count, sum, smallest, largest), std::logic_error);
+}
+
 TEST(StatisticRegistry, AMinimumNobodyRecordedStaysUnset) {
   const boost::mpi::communicator world;
   StatisticRegistry registry;

@@ -6,6 +6,7 @@
 
 #include "models/network/partition_report.hpp"
 #include "models/network/topology.hpp"
+#include "pdes/statistic_registry.hpp"
 #include "pdes/statistics.hpp"
 
 namespace rackscale::models::traffic {
@@ -35,6 +36,8 @@ struct PortTotals {  // over all ranks, indexed by Topology port id
 
 // Everything but `engine`, `per_port` and the lists is valid on every rank; those are rank 0's.
 struct TrafficReport {
+  // Every figure the run declared, reduced over ranks, for the generic writers (docs/sim.md).
+  pdes::ReducedStatistics statistics;
   std::string topology;
   double setup_seconds = 0;  // slowest rank: topology build, partition and LP creation (before the run)
   std::uint64_t devices = 0, switches = 0, cables = 0, racks = 0;

@@ -13,6 +13,7 @@
 #include "models/tco/run_measures.hpp"
 #include "models/tco/bill_of_materials.hpp"
 #include "models/tco/tco_report.hpp"
+#include "pdes/statistic_registry.hpp"
 #include "pdes/statistics.hpp"
 
 namespace rackscale::models::workload {
@@ -40,6 +41,8 @@ struct LayoutSizes {
 
 // Valid on every rank except where noted.
 struct TrainingReport {
+  // Every figure the run declared, reduced over ranks, for the generic writers (docs/sim.md).
+  pdes::ReducedStatistics statistics;
   std::string topology;
   std::uint64_t devices = 0, switches = 0, cables = 0, racks = 0;
   network::PartitionReport partition;

@@ -1,0 +1,22 @@
+#pragma once
+// Generic writers of a run's statistics (pdes/statistic_registry.hpp): every figure a workload declared,
+// reduced over ranks, written by iterating over the registry — a "statistics" object in the `--json`
+// line and a /statistics group in the HDF5 file (docs/output.md, "Statistics"). A workload's own
+// figures and tables are written by its own writers; these add nothing by hand.
+#include <nlohmann/json.hpp>
+
+#include "io/hdf5/group.hpp"
+#include "pdes/statistic_registry.hpp"
+
+namespace rackscale::io {
+
+// One member per statistic, in declaration order: a value statistic of one row is a number, of several
+// rows an array; a histogram is {count, sum, min, max, p50, p99} (min and max 0 without samples).
+[[nodiscard]] nlohmann::ordered_json statistics_json(const pdes::ReducedStatistics& statistics);
+
+// Collective: the group `statistics` under `root`: a value statistic is a dataset of its rows; a
+// histogram is the dataset `<name>_by_bucket` of its logarithmic buckets' counts with `<name>_count`,
+// `_sum`, `_min` and `_max` as the group's attributes. Each dataset carries its units and description.
+void write_statistics(hdf5::Group& root, const pdes::ReducedStatistics& statistics);
+
+}  // namespace rackscale::io

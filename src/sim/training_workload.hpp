@@ -1,0 +1,62 @@
+#pragma once
+// A training job as a Workload (sim/workload.hpp): the built-in Megatron-style plan's per-device
+// programs run by accelerator executors; its figures — iteration ends, time breakdowns by stage,
+// collective tallies, port busy times, energy — reduced through the statistic registry.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "models/accelerator/device_executor.hpp"
+#include "models/collectives/member_layout.hpp"
+#include "models/workload/training_plan.hpp"
+#include "models/workload/training_report.hpp"
+#include "models/workload/group_directory.hpp"
+#include "models/workload/training_role.hpp"
+#include "models/workload/training_run_state.hpp"
+#include "sim/session.hpp"
+#include "sim/training_trace.hpp"
+#include "sim/workload.hpp"
+
+namespace rackscale::sim {
+
+// Receives, on every rank, what the finished run left there (the results file is written here); an
+// exception it throws leaves the run.
+using TrainingObserver = std::function<void(const models::workload::TrainingRunState&)>;
+// The observer of runs nobody records.
+inline void ignore_training_run(const models::workload::TrainingRunState&) {}
+
+class TrainingWorkload final : public Workload {
+ public:
+  // Builds the training plan for the session's cluster and checks it against `trace`. Throws
+  // std::invalid_argument (bad scenario), models::memory::InfeasibleJob and TraceRefused.
+  TrainingWorkload(Session& session, TrainingTrace& trace, TrainingObserver on_finished);
+
+  [[nodiscard]] std::string_view kind() const override { return "training"; }
+  [[nodiscard]] std::unique_ptr<models::network::DeviceBehaviour> make_device(std::uint32_t device) override;
+  [[nodiscard]] pdes::WorkDone work() const override;
+  void save(pdes::CheckpointWriter& out) override { out & tallies_; }
+  void load(pdes::CheckpointReader& in) override { in & tallies_; }
+  void record(const FinishedRun& run, pdes::StatisticRegistry& registry) override;
+  void finish(const FinishedRun& run, const pdes::ReducedStatistics& figures) override;
+
+  [[nodiscard]] const models::workload::TrainingReport& report() const noexcept { return report_; }
+
+ private:
+  void meter_energy(const FinishedRun& run);
+
+  Session& session_;
+  TrainingTrace& trace_;
+  TrainingObserver on_finished_;
+  models::workload::TrainingPlan plan_;
+  models::workload::GroupDirectory groups_;
+  std::vector<std::shared_ptr<const models::accelerator::ProgramIndex>> indexes_;
+  models::accelerator::CollectiveTallies tallies_;
+  // One layout cache for the rank's engines: each group's member list is analysed once per rank.
+  std::shared_ptr<models::collectives::MemberLayouts> layouts_;
+  std::vector<std::pair<std::uint32_t, const models::accelerator::DeviceExecutor*>> executors_;  // this rank's, by device
+  models::workload::TrainingReport report_;
+};
+
+}  // namespace rackscale::sim
