@@ -34,6 +34,7 @@
 #include "models/workload/trace_program.hpp"
 #include "pdes/engine.hpp"
 #include "pdes/error.hpp"
+#include "sim/session.hpp"
 
 namespace rackscale::app {
 
@@ -196,7 +197,7 @@ wl::TraceReport run_trace(const boost::mpi::communicator& comm, const models::Sc
   const wl::TraceWorkloadSpec& spec = scenario.workload.trace;
   MemoryPhase phase("building the topology");
   const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
-  const auto [method, rack_rank] = place_racks(comm, topology, scenario, options);
+  const auto [method, rack_rank] = sim::place_racks(comm, topology, scenario, options);
   pdes::RankMap owners = net::lp_rank_map(topology, rack_rank, comm.size());
 
   phase.set(fmt::format("reading the traces of {} ranks", spec.ranks));
@@ -204,7 +205,7 @@ wl::TraceReport run_trace(const boost::mpi::communicator& comm, const models::Sc
   check_point_to_point(comm, spec, programs);
 
   phase.set(fmt::format("building the LPs of {} devices and their network", topology.device_count()));
-  pdes::Engine engine(comm, std::move(owners), engine_options_for(scenario, options));
+  pdes::Engine engine(comm, std::move(owners), sim::engine_options_for(scenario, options));
   net::NetworkContext network(topology, scenario.network);
   const models::collectives::CollectiveOptions collective_options;
   const auto layouts = std::make_shared<models::collectives::MemberLayouts>();

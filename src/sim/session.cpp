@@ -22,10 +22,8 @@ net::Topology marked_topology(const PhaseMarker& phase, const models::Scenario& 
   if (phase) phase("building the topology");
   return net::build_topology(scenario.cluster, scenario.network.routing);
 }
+}  // namespace
 
-// Rank 0 partitions and broadcasts, so every rank uses the same placement even if a partitioner were
-// not bit-for-bit reproducible across processes. An unknown method throws std::invalid_argument on
-// every rank, not just rank 0.
 RackPlacement place_racks(const boost::mpi::communicator& comm, const net::Topology& topology,
                           const models::Scenario& scenario, const RunOptions& options) {
   RackPlacement placement{options.partition.empty() ? scenario.simulation.partition : options.partition, {}};
@@ -35,7 +33,6 @@ RackPlacement place_racks(const boost::mpi::communicator& comm, const net::Topol
   return placement;
 }
 
-// The engine's options from the command line (queue, sync, progress) and the scenario (seed).
 pdes::EngineOptions engine_options_for(const models::Scenario& scenario, const RunOptions& options) {
   pdes::EngineOptions engine_options;
   if (!options.queue.empty()) engine_options.queue = options.queue;
@@ -45,7 +42,6 @@ pdes::EngineOptions engine_options_for(const models::Scenario& scenario, const R
   engine_options.window_timeout_seconds = options.window_timeout_seconds;
   return engine_options;
 }
-}  // namespace
 
 Session::Session(const boost::mpi::communicator& comm, const models::Scenario& scenario, const RunOptions& options,
                  PhaseMarker phase)

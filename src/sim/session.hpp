@@ -36,6 +36,14 @@ struct EngineRun {
   bool quiet = false;                     // no progress line, no "simulating ..." message
 };
 
+// Collective: where the racks go (the method of RunOptions::partition, else the scenario's). Rank 0
+// partitions and broadcasts, so every rank uses the same placement even if a partitioner were not
+// bit-for-bit reproducible across processes. An unknown method throws std::invalid_argument on every rank.
+[[nodiscard]] RackPlacement place_racks(const boost::mpi::communicator& comm, const models::network::Topology& topology,
+                                        const models::Scenario& scenario, const RunOptions& options);
+// The engine's options from the command line (queue, sync, progress, window timeout) and the scenario (seed).
+[[nodiscard]] pdes::EngineOptions engine_options_for(const models::Scenario& scenario, const RunOptions& options);
+
 class Session {
  public:
   // Collective: builds the topology and places its racks (rank 0 partitions and broadcasts). Throws
