@@ -126,6 +126,9 @@ TEST(TrainFidelity, StoreAndForwardMatchesChunkFidelity) {
 // x DP 4, 16 layers, on a 2-tier rail-optimized tree. The iteration time within 2 % of chunk fidelity's
 // (measured: the same to the picosecond), with about a third of the events.
 TEST(TrainFidelity, Llama405bCutDownIterationMatchesChunkFidelity) {
+#ifdef RACKSCALE_UNDER_ASAN
+  GTEST_SKIP() << "the 405B cut takes over 7 minutes per fidelity under AddressSanitizer (tests/models/CMakeLists.txt)";
+#endif
   const std::vector<std::string> cut{"cluster.nodes=16",
                                      "cluster.scale_out.fat_tree.tiers=2",  // 8 leaves: one pod
                                      "cluster.scale_out.fat_tree.oversubscription=1",
