@@ -89,9 +89,7 @@ nlohmann::ordered_json result_json(const SearchResult& r, const SearchOptions& o
                        {"expert", p.expert},
                        {"micro_batch", p.micro_batch},
                        {"zero_stage", p.zero_stage},
-                       {"recompute", p.recompute == models::workload::Recompute::full        ? "full"
-                                     : p.recompute == models::workload::Recompute::selective ? "selective"
-                                                                                             : "none"},
+                       {"recompute", search::recompute_name(p.recompute)},
                        {"sequence_parallel", p.sequence_parallel}};
     if (p.first_stage_layers) row["parallel"]["first_stage_layers"] = *p.first_stage_layers;
     if (p.last_stage_layers) row["parallel"]["last_stage_layers"] = *p.last_stage_layers;

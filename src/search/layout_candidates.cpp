@@ -23,15 +23,6 @@ std::string rule_of(const std::string& message) {
   return colon == std::string::npos ? message : message.substr(0, colon);
 }
 
-const char* recompute_label(wl::Recompute r) {
-  switch (r) {
-    case wl::Recompute::none: return "none";
-    case wl::Recompute::selective: return "selective";
-    case wl::Recompute::full: return "full";
-  }
-  return "none";
-}
-
 // Layers of the first and last stages when `layers` do not divide over stages x virtual chunks: the
 // chunks hold n = ceil(L / (P V)) layers, and the d = n P V - L missing ones come off the two ends
 // (the extra one of an odd d off the first stage, which also holds the embedding).
@@ -152,7 +143,7 @@ std::string describe(const wl::ParallelSpec& p, std::uint64_t devices) {
   std::string pipeline = fmt::format("PP {}", p.pipeline);
   if (p.virtual_stages > 1) pipeline += fmt::format(" (V {})", p.virtual_stages);
   return fmt::format("TP {}, {}, DP {}, CP {}, EP {}, mb {}, ZeRO {}, recompute {}, SP {}", p.tensor, pipeline, data,
-                     p.context, p.expert, p.micro_batch, p.zero_stage, recompute_label(p.recompute),
+                     p.context, p.expert, p.micro_batch, p.zero_stage, recompute_name(p.recompute),
                      p.sequence_parallel ? "on" : "off");
 }
 

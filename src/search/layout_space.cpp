@@ -15,15 +15,6 @@ namespace {
 constexpr std::uint32_t kMaxDefaultTensor = 64;
 constexpr std::uint64_t kMaxAxisValue = 1u << 24;
 
-const char* recompute_name(wl::Recompute r) {
-  switch (r) {
-    case wl::Recompute::none: return "none";
-    case wl::Recompute::selective: return "selective";
-    case wl::Recompute::full: return "full";
-  }
-  return "none";
-}
-
 bool is_power_of_two(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 std::vector<std::string_view> split(std::string_view text, char separator) {
@@ -87,6 +78,15 @@ std::string join(const std::vector<T>& values) {
 }
 
 }  // namespace
+
+const char* recompute_name(wl::Recompute r) noexcept {
+  switch (r) {
+    case wl::Recompute::none: return "none";
+    case wl::Recompute::selective: return "selective";
+    case wl::Recompute::full: return "full";
+  }
+  return "none";
+}
 
 std::uint64_t LayoutSpace::size() const noexcept {
   const std::uint64_t tensor_one = static_cast<std::uint64_t>(std::count(tensor.begin(), tensor.end(), 1u));

@@ -52,6 +52,9 @@ struct LayoutSpace {
 // command-line option, "--space"), the item at fault, what was expected and what was found.
 [[nodiscard]] LayoutSpace parse_space(std::string_view text, LayoutSpace space, std::string_view option = "--space");
 
+// "none", "selective" or "full": the config's and --space's spelling.
+[[nodiscard]] const char* recompute_name(models::workload::Recompute recompute) noexcept;
+
 // "tensor=1,2,4 pipeline=1,2 ..." (every axis; parse_space reads it back).
 [[nodiscard]] std::string describe(const LayoutSpace& space);
 
