@@ -96,10 +96,8 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   options_.config_hash = scenario_hash(scenario.resolved_yaml);
   if (scenario.workload.kind == models::WorkloadKind::collective)
     return run_collective_scenario(comm, scenario, options_, json_, output_);
-  if (scenario.workload.kind == models::WorkloadKind::trace) {
-    if (const std::string refused = trace_run_refusal(options_, output_); !refused.empty()) return fail(kExitBadInput, refused);
-    return run_trace_scenario(comm, scenario, options_, json_);
-  }
+  if (scenario.workload.kind == models::WorkloadKind::trace)
+    return run_trace_scenario(comm, scenario, options_, json_, output_);
   if (scenario.workload.kind == models::WorkloadKind::training) {
     if (const std::string refused = check_output(comm, output_); !refused.empty()) return fail(kExitBadInput, refused);
     models::workload::TrainingReport training;
