@@ -8,6 +8,7 @@
 #include "app/version.hpp"
 #include "io/chakra/chakra_file.hpp"
 #include "io/config/config_error.hpp"
+#include "io/statistics_figures.hpp"
 #include "io/trace_replay_summary.hpp"
 #include "io/trace_results.hpp"
 #include "sim/session.hpp"
@@ -43,7 +44,7 @@ std::string trace_run_refusal(const RunOptions& options) {
 }
 
 int run_trace_scenario(const boost::mpi::communicator& comm, const models::Scenario& scenario, const RunOptions& options,
-                       bool json, const OutputOptions& output) {
+                       TraceConsole console, const OutputOptions& output) {
   const bool printer = comm.rank() == 0;
   const auto fail = [&](int code, const std::string& message) {
     if (printer) std::cerr << "rackscale run: " << message << '\n';
@@ -66,7 +67,8 @@ int run_trace_scenario(const boost::mpi::communicator& comm, const models::Scena
   }
   if (!printer) return kExitOk;
   std::cout << io::trace_replay_summary(scenario, report);
-  if (json) std::cout << io::trace_replay_json(scenario, report).dump() << '\n';
+  if (console.statistics) std::cout << io::statistics_text(report.statistics);
+  if (console.json) std::cout << io::trace_replay_json(scenario, report).dump() << '\n';
   return kExitOk;
 }
 

@@ -26,9 +26,15 @@ using sim::TraceReplayRefused;
 // for): checkpoints (--checkpoint, --restart).
 [[nodiscard]] std::string trace_run_refusal(const RunOptions& options);
 
-// Runs it, writes the results file when `output` names one (docs/output.md), and prints the report (and
-// with `json`, one JSON line) on rank 0; returns the exit code.
+// What rank 0 prints after the summary.
+struct TraceConsole {
+  bool json = false;        // --json: one JSON line, last
+  bool statistics = false;  // --statistics: the registry's figures (io/statistics_figures.hpp)
+};
+
+// Runs it, writes the results file when `output` names one (docs/output.md), and prints the report on
+// rank 0; returns the exit code.
 int run_trace_scenario(const boost::mpi::communicator& comm, const models::Scenario& scenario, const RunOptions& options,
-                       bool json, const OutputOptions& output);
+                       TraceConsole console, const OutputOptions& output);
 
 }  // namespace rackscale::app
