@@ -16,6 +16,7 @@
 #include "app/scenario_errors.hpp"
 #include "io/config/config_error.hpp"
 #include "io/config/scenario_loader.hpp"
+#include "io/statistics_figures.hpp"
 #include "io/traffic_summary.hpp"
 #include "io/training_summary.hpp"
 #include "app/training_output.hpp"
@@ -44,6 +45,9 @@ RunCommand::RunCommand(CLI::App& parent, const ConsoleOptions& console)
                        fmt::format("Window synchronizer: {}", fmt::join(pdes::synchronizer_names(), ", ")))
       ->capture_default_str();
   command_->add_flag("--json", json_, "Also print the results as one JSON object on the last line");
+  command_->add_flag("--statistics", statistics_,
+                     "Also print every figure the workload declared, reduced over ranks, after the summary "
+                     "(training, traffic and trace runs; docs/sim.md)");
   command_->add_option("--output", output_.path, "Write the results to this HDF5 file (docs/output.md)");
   add_window_timeout_option(*command_, options_.window_timeout_seconds);
   add_trace_options(*command_, trace_);
@@ -94,12 +98,14 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
                 std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count(), scenario.name);
   options_.progress = console_.progress(comm);
   options_.config_hash = scenario_hash(scenario.resolved_yaml);
-  if (scenario.workload.kind == models::WorkloadKind::collective)
+  if (scenario.workload.kind == models::WorkloadKind::collective) {
+    if (statistics_)
+      return fail(kExitBadInput, "--statistics: a collective sweep runs one engine per size and declares no statistics "
+                                 "(its --json and --output have every figure)");
     return run_collective_scenario(comm, scenario, options_, json_, output_);
-  if (scenario.workload.kind == models::WorkloadKind::trace) {
-    if (const std::string refused = trace_run_refusal(options_, output_); !refused.empty()) return fail(kExitBadInput, refused);
-    return run_trace_scenario(comm, scenario, options_, json_);
   }
+  if (scenario.workload.kind == models::WorkloadKind::trace)
+    return run_trace_scenario(comm, scenario, options_, {json_, statistics_}, output_);
   if (scenario.workload.kind == models::WorkloadKind::training) {
     if (const std::string refused = check_output(comm, output_); !refused.empty()) return fail(kExitBadInput, refused);
     models::workload::TrainingReport training;
@@ -111,6 +117,7 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
     }
     if (!printer) return kExitOk;
     std::cout << io::training_summary(scenario, training);
+    if (statistics_) std::cout << io::statistics_text(training.statistics);
     if (json_) std::cout << io::training_json(scenario, training).dump() << '\n';
     return kExitOk;
   }
@@ -125,6 +132,7 @@ int RunCommand::execute(const boost::mpi::communicator& comm) {
   }
   if (!printer) return kExitOk;
   std::cout << io::traffic_summary(scenario, report);
+  if (statistics_) std::cout << io::statistics_text(report.statistics);
   if (json_) std::cout << io::traffic_json(scenario, report).dump() << '\n';
   return kExitOk;
 }

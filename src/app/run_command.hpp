@@ -28,6 +28,7 @@ class RunCommand final : public Command {
   OutputOptions output_;
   TraceOptions trace_;
   bool json_ = false;
+  bool statistics_ = false;  // --statistics: the registry's figures after the summary
   std::uint64_t max_memory_ = 0;  // --max-memory; 0: not given
 };
 

@@ -1,8 +1,12 @@
 #include "io/statistics_figures.hpp"
 
+#include <algorithm>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "io/figures.hpp"
+#include "io/number_format.hpp"
 #include "io/results_columns.hpp"
 #include "pdes/log_buckets.hpp"
 
@@ -18,6 +22,46 @@ nlohmann::ordered_json statistics_json(const pdes::ReducedStatistics& statistics
       out[s.spec.name] = s.values.front();
     } else {
       out[s.spec.name] = s.values;
+    }
+  }
+  return out;
+}
+
+namespace {
+const char* combine_name(pdes::Combine c) {
+  switch (c) {
+    case pdes::Combine::sum: return "sum";
+    case pdes::Combine::min: return "minimum";
+    case pdes::Combine::max: return "maximum";
+  }
+  return "?";
+}
+
+std::string rows_text(const std::vector<std::uint64_t>& values, std::size_t shown) {
+  std::string out;
+  const std::size_t n = std::min(shown, values.size());
+  for (std::size_t i = 0; i < n; ++i) out += (i == 0 ? "" : ", ") + with_commas(values[i]);
+  if (values.size() > n) out += fmt::format(", ... {} more", values.size() - n);
+  return out;
+}
+}  // namespace
+
+std::string statistics_text(const pdes::ReducedStatistics& statistics, std::size_t rows_shown) {
+  if (statistics.all().empty()) return "";
+  std::string out = fmt::format("statistics: {} figure(s), reduced over ranks\n", statistics.all().size());
+  for (const pdes::ReducedStatistic& s : statistics.all()) {
+    const std::string units = s.spec.units.empty() ? "" : " " + s.spec.units;
+    if (s.spec.shape == pdes::StatisticShape::histogram) {
+      out += fmt::format("  {}: {} samples, sum {}, min {}, p50 {}, p99 {}, max {}{} (histogram; {})\n", s.spec.name,
+                         with_commas(s.sample_count()), with_commas(s.sample_sum()), with_commas(s.sample_min()),
+                         with_commas(s.quantile(0.5)), with_commas(s.quantile(0.99)), with_commas(s.sample_max()), units,
+                         s.spec.description);
+    } else if (s.values.size() == 1) {
+      out += fmt::format("  {}: {}{} ({}; {})\n", s.spec.name, with_commas(s.values.front()), units,
+                         combine_name(s.spec.combine), s.spec.description);
+    } else {
+      out += fmt::format("  {}: [{}]{} ({}, {} rows; {})\n", s.spec.name, rows_text(s.values, rows_shown), units,
+                         combine_name(s.spec.combine), s.values.size(), s.spec.description);
     }
   }
   return out;

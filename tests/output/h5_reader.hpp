@@ -3,11 +3,15 @@
 // does), independent of the writer under test. Failures throw std::runtime_error naming the object.
 #include <hdf5.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
+
+#include <gtest/gtest.h>
 
 namespace rackscale::test {
 
@@ -199,5 +203,24 @@ class H5Reader {
   std::string path_;
   hid_t file_ = -1;
 };
+
+// Two results files of one run, made on different rank counts or partitions: every results dataset (all
+// but /partition and /engine, which describe the placement; at least `min_datasets` of them) and every
+// attribute of `groups` hold the same bytes.
+inline void expect_same_results(const H5Reader& a, const H5Reader& b, std::size_t min_datasets,
+                                std::initializer_list<std::string> groups) {
+  const auto datasets = a.datasets();
+  ASSERT_EQ(datasets, b.datasets());
+  ASSERT_GT(datasets.size(), min_datasets);
+  for (const auto& dataset : datasets) {
+    if (dataset.starts_with("/partition/") || dataset.starts_with("/engine/")) continue;
+    EXPECT_EQ(a.raw(dataset), b.raw(dataset)) << dataset;
+  }
+  for (const std::string& group : groups) {
+    const auto names = a.attribute_names(group);
+    ASSERT_EQ(names, b.attribute_names(group));
+    for (const auto& name : names) EXPECT_EQ(a.raw_attribute(group, name), b.raw_attribute(group, name)) << group << " " << name;
+  }
+}
 
 }  // namespace rackscale::test

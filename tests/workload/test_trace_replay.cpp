@@ -21,6 +21,7 @@
 #include "io/config/config_error.hpp"
 #include "io/config/scenario_loader.hpp"
 #include "models/workload/trace_graph.hpp"
+#include "pdes/error.hpp"
 #include "scratch_dir.hpp"
 
 namespace {
@@ -275,6 +276,26 @@ TEST(TraceReplay, ProcessGroupsComeFromTheMetadataAndKeepTheirOwnOrder) {
   EXPECT_NE(refusal(four_devices(dir, traces, "no-group"))
                 .find("job.1.et: node 2: pg_name 'low': expected its ranks in the trace's GlobalMetadata"),
             std::string::npos);
+}
+
+TEST(TraceReplay, ARankThatNeverFinishesStopsTheRunNamingTheFirstAndItsNode) {
+  const rackscale::test::ScratchDir dir(world(), "trace-stuck");
+  // Ranks 0 to 2 call an all-reduce over every rank; rank 3's trace has no nodes, so it never calls it.
+  std::vector<TraceGraph> traces(4);
+  for (std::uint32_t r = 0; r < 3; ++r) traces[r].nodes = {compute(1, r + 1), collective(9, 1 << 20, {1})};
+  const auto scenario = four_devices(dir, traces, "stuck");
+  const auto message = [&](const boost::mpi::communicator& comm) -> std::string {
+    try {
+      (void)run_trace(comm, scenario, {});
+    } catch (const rackscale::pdes::SimulationError& e) {
+      return e.what();
+    }
+    return "(no error)";
+  };
+  const std::string stuck = message(world());
+  EXPECT_NE(stuck.find("3 of 4 traced ranks did not finish; the first, rank 0, waits at node 9 of"), std::string::npos)
+      << stuck;
+  EXPECT_EQ(stuck, message(self()));
 }
 
 TEST(TraceReplay, RefusesAnUnmatchedSendNamingItsFileAndNode) {

@@ -18,8 +18,7 @@ struct OpDone {
   OpIndex op;
   std::uint32_t iteration;
 };
-// Pipeline tags: bit 39 marks the receiver's acknowledgement; bits 38..32 the iteration.
-constexpr std::uint64_t kAckBit = std::uint64_t{1} << 39;
+// Pipeline tags: bits 38..32 the iteration (pipeline_tag_of); bit 39 is PointToPoint::kAckBit.
 
 // What the compute units' wait for `op` counts as.
 WaitCause wait_cause(const Op& op) {
@@ -196,20 +195,14 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
     }
     case OpKind::send: {
       in_flight_.push_back({i, {now, blocker_}});
-      const std::uint64_t tag = pipeline_tag(pipeline_tag_of(op));
-      waiting_ack_.emplace(tag | kAckBit, i);
-      device.send_message(role_->peer(op.peer, op), op.bytes, (static_cast<std::uint64_t>(device.device()) << 32) | op.match,
-                          tag);
+      point_to_point_.send(device, role_->peer(op.peer, op), op.bytes,
+                           (static_cast<std::uint64_t>(device.device()) << 32) | op.match, pipeline_tag(pipeline_tag_of(op)), i);
       (is_pipeline_peer(op.peer) ? stats_.pipeline_bytes : stats_.context_bytes) += op.bytes;
       break;
     }
     case OpKind::recv: {
       in_flight_.push_back({i, {now, blocker_}});
-      const std::uint64_t tag = pipeline_tag(pipeline_tag_of(op));
-      if (arrived_.erase(tag) > 0)
-        finish_soon(device, i);
-      else
-        waiting_recv_.emplace(tag, i);
+      if (point_to_point_.receive(pipeline_tag(pipeline_tag_of(op)), i)) finish_soon(device, i);
       break;
     }
   }
@@ -236,35 +229,7 @@ void DeviceExecutor::on_event(network::DeviceLp& device, const pdes::Event& even
 }
 
 void DeviceExecutor::on_delivery(network::DeviceLp& device, const network::Delivery& delivery) {
-  switch (tag_class(delivery.tag)) {
-    case TagClass::collective:
-      collectives_->on_delivery(device, delivery);
-      return;
-    case TagClass::pipeline:
-      break;
-    case TagClass::other:
-      throw std::logic_error(fmt::format("device {} got message {:#x} from device {} that no op expects",
-                                         device.device(), delivery.tag, delivery.src_device));
-  }
-  if ((delivery.tag & kAckBit) != 0) {
-    const auto it = waiting_ack_.find(delivery.tag);
-    if (it == waiting_ack_.end())
-      throw std::logic_error(fmt::format("device {} got an acknowledgement {:#x} it did not ask for", device.device(),
-                                         delivery.tag));
-    const OpIndex op = it->second;
-    waiting_ack_.erase(it);
-    finish_op(device, op);
-    return;
-  }
-  // The data of a pipeline transfer: acknowledge it (the sender's send completes), then hand it to its recv.
-  device.send_message(delivery.src_device, 0, delivery.tag, delivery.tag | kAckBit);
-  if (const auto it = waiting_recv_.find(delivery.tag); it != waiting_recv_.end()) {
-    const OpIndex op = it->second;
-    waiting_recv_.erase(it);
-    finish_op(device, op);
-  } else {
-    arrived_.insert(delivery.tag);
-  }
+  if (const auto op = point_to_point_.on_delivery(device, delivery, *collectives_)) finish_op(device, *op);
 }
 
 // The compute units were idle since compute_idle_since_; blame the wait on what just finished. A

@@ -13,14 +13,13 @@
 #include <memory>
 #include <array>
 #include <span>
-#include <unordered_map>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
 #include "models/accelerator/device_role.hpp"
 #include "models/vocabulary/program.hpp"
 #include "models/accelerator/span_recorder.hpp"
+#include "models/accelerator/point_to_point.hpp"
 #include "models/collectives/collective_engine.hpp"
 #include "models/hardware.hpp"
 #include "models/network/device_lp.hpp"
@@ -195,9 +194,7 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   // after the blocker finished: charge the wait (and report it to the span recorder).
   void charge_idle_until(pdes::SimTime now);
   bool inside_start_ = false;                 // a completion now would re-enter start_op
-  std::unordered_set<std::uint64_t> arrived_; // pipeline data that came before its recv started
-  std::unordered_map<std::uint64_t, OpIndex> waiting_recv_;  // recv started, data not in yet
-  std::unordered_map<std::uint64_t, OpIndex> waiting_ack_;   // send started, not acknowledged yet
+  PointToPoint point_to_point_;               // pipeline and context-ring transfers in flight
   // A collective call's member list, kept between calls of at most kKeptMembers members so that filling
   // it allocates nothing.
   static constexpr std::size_t kKeptMembers = 64;

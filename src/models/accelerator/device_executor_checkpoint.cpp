@@ -46,9 +46,7 @@ void DeviceExecutor::save(boost::archive::binary_oarchive& out) const {
     out & op & flight.start;
     serialize_cause(out, cause);
   }
-  pdes::save_sorted(out, arrived_);
-  pdes::save_sorted(out, waiting_recv_);
-  pdes::save_sorted(out, waiting_ack_);
+  point_to_point_.save(out);
   out & fingerprints_;
   TimeBreakdown breakdown = stats_.breakdown;
   serialize_breakdown(out, breakdown);
@@ -77,9 +75,7 @@ void DeviceExecutor::load(network::DeviceLp& device, boost::archive::binary_iarc
     in & op & flight.start;
     serialize_cause(in, flight.cause);
   }
-  pdes::load_sorted(in, arrived_);
-  pdes::load_sorted(in, waiting_recv_);
-  pdes::load_sorted(in, waiting_ack_);
+  point_to_point_.load(in);
   in & fingerprints_;
   serialize_breakdown(in, stats_.breakdown);
   in & stats_.iteration_end & stats_.pipeline_bytes & stats_.context_bytes & ops_finished_;

@@ -14,7 +14,6 @@ constexpr pdes::EventKind kOpDone = network::kFirstBehaviourKind;
 struct OpDone {
   std::uint32_t op;
 };
-constexpr std::uint64_t kAckBit = std::uint64_t{1} << 39;
 }  // namespace
 
 TraceDevice::TraceDevice(std::shared_ptr<const TraceProgram> program,
@@ -107,22 +106,16 @@ void TraceDevice::start_communication(network::DeviceLp& device, std::uint32_t i
     case ReplayKind::send: {
       ++stats_.sends;
       stats_.bytes_sent += op.bytes;
-      const std::uint64_t tag = accelerator::pipeline_tag(op.match);
-      waiting_ack_.emplace(tag | kAckBit, i);
       // The flow from the tag, as the training executor's from its match id: an exported program's
       // messages take the paths they took when generated.
       const std::uint64_t flow =
           (static_cast<std::uint64_t>(device.device()) << 32) | (static_cast<std::uint64_t>(op.tag) & 0xFFFF'FFFFu);
-      device.send_message(op.peer_device, op.bytes, flow, tag);
+      point_to_point_.send(device, op.peer_device, op.bytes, flow, accelerator::pipeline_tag(op.match), i);
       break;
     }
     case ReplayKind::recv: {
       ++stats_.receives;
-      const std::uint64_t tag = accelerator::pipeline_tag(op.match);
-      if (arrived_.erase(tag) > 0)
-        complete(device, i);
-      else
-        waiting_recv_.emplace(tag, i);
+      if (point_to_point_.receive(accelerator::pipeline_tag(op.match), i)) complete(device, i);
       break;
     }
     default:
@@ -195,34 +188,7 @@ void TraceDevice::on_event(network::DeviceLp& device, const pdes::Event& event) 
 }
 
 void TraceDevice::on_delivery(network::DeviceLp& device, const network::Delivery& delivery) {
-  switch (accelerator::tag_class(delivery.tag)) {
-    case accelerator::TagClass::collective:
-      collectives_->on_delivery(device, delivery);
-      return;
-    case accelerator::TagClass::pipeline:
-      break;
-    case accelerator::TagClass::other:
-      throw std::logic_error(fmt::format("device {} got message {:#x} from device {} that no op expects",
-                                         device.device(), delivery.tag, delivery.src_device));
-  }
-  if ((delivery.tag & kAckBit) != 0) {
-    const auto it = waiting_ack_.find(delivery.tag);
-    if (it == waiting_ack_.end())
-      throw std::logic_error(fmt::format("device {} got an acknowledgement {:#x} it did not ask for", device.device(),
-                                         delivery.tag));
-    const std::uint32_t op = it->second;
-    waiting_ack_.erase(it);
-    complete(device, op);
-    return;
-  }
-  device.send_message(delivery.src_device, 0, delivery.tag, delivery.tag | kAckBit);
-  if (const auto it = waiting_recv_.find(delivery.tag); it != waiting_recv_.end()) {
-    const std::uint32_t op = it->second;
-    waiting_recv_.erase(it);
-    complete(device, op);
-  } else {
-    arrived_.insert(delivery.tag);
-  }
+  if (const auto op = point_to_point_.on_delivery(device, delivery, *collectives_)) complete(device, *op);
 }
 
 const ReplayOp* TraceDevice::first_unfinished() const {

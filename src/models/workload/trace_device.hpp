@@ -10,10 +10,9 @@
 #include <cstdint>
 #include <memory>
 #include <queue>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
+#include "models/accelerator/point_to_point.hpp"
 #include "models/collectives/collective_engine.hpp"
 #include "models/network/device_lp.hpp"
 #include "models/workload/trace_program.hpp"
@@ -82,9 +81,7 @@ class TraceDevice final : public network::DeviceBehaviour {
   bool draining_ = false;
   std::uint32_t communicating_ = 0;       // communication ops in flight
   pdes::SimTime communicating_since_ = 0;
-  std::unordered_set<std::uint64_t> arrived_;                  // data of receives not started yet
-  std::unordered_map<std::uint64_t, std::uint32_t> waiting_recv_;
-  std::unordered_map<std::uint64_t, std::uint32_t> waiting_ack_;
+  accelerator::PointToPoint point_to_point_;                  // sends and receives in flight
   std::uint64_t finished_ = 0;
   TraceDeviceStats stats_;
 };

@@ -7,6 +7,7 @@
 
 #include "models/network/partition_report.hpp"
 #include "models/workload/trace_device.hpp"
+#include "pdes/statistic_registry.hpp"
 #include "pdes/statistics.hpp"
 #include "pdes/time.hpp"
 
@@ -30,8 +31,7 @@ struct TraceReport {
   std::string files;                      // the pattern the traces came from
   std::uint32_t ranks = 0;                // traced ranks
   std::string topology;
-  std::uint64_t cluster_devices = 0;
-  std::uint64_t switches = 0;
+  std::uint64_t devices = 0, switches = 0, cables = 0, racks = 0;  // the cluster's
   network::PartitionReport partition;
   std::vector<TraceRankFigures> per_rank; // by traced rank
   pdes::SimTime makespan = 0;             // the last op's end over all ranks
@@ -41,6 +41,7 @@ struct TraceReport {
   std::uint64_t critical_ops = 0;
   std::uint64_t critical_first = 0, critical_last = 0;
   std::uint64_t ops = 0;
+  pdes::ReducedStatistics statistics;    // every figure the replay declared (sim/trace_workload.cpp)
   pdes::EngineTotals engine;
   double setup_seconds = 0, run_seconds = 0;
 };
