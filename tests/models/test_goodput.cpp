@@ -134,8 +134,22 @@ TEST(Goodput, SameFiguresOnOneRankAndOnAll) {
       EXPECT_EQ(all.outcomes[r][s].lost, one.outcomes[r][s].lost);
       EXPECT_EQ(all.outcomes[r][s].down, one.outcomes[r][s].down);
     }
-  for (std::size_t c = 0; c < all.classes.size(); ++c) EXPECT_EQ(all.classes[c].interruptions, one.classes[c].interruptions);
+  for (std::size_t r = 0; r < all.classes.size(); ++r)
+    for (std::size_t c = 0; c < all.classes[r].size(); ++c) {
+      EXPECT_EQ(all.classes[r][c].interruptions, one.classes[r][c].interruptions);
+      EXPECT_EQ(all.classes[r][c].down, one.classes[r][c].down);
+    }
   EXPECT_EQ(all.events, one.events);
+  // Each replica's classes add up to its configured schedule's lost and down time.
+  for (std::size_t r = 0; r < all.classes.size(); ++r) {
+    pdes::SimTime lost = 0, down = 0;
+    for (const gp::ClassOutcome& c : all.classes[r]) {
+      lost += c.lost;
+      down += c.down;
+    }
+    EXPECT_EQ(lost, all.outcomes[r][0].lost);
+    EXPECT_EQ(down, all.outcomes[r][0].down);
+  }
   EXPECT_GT(all.events, 37u * 20u);  // about 7.8 interruptions a day at 16,384 GPUs
 }
 

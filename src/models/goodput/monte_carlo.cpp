@@ -32,8 +32,8 @@ MonteCarloResult run_replicas(const boost::mpi::communicator& comm, const RunPla
   // Every figure as a row of integers, this rank's replicas filled in and the others 0, summed.
   const std::size_t schedules = plan.schedules.size();
   const std::size_t classes = plan.classes.size();
-  const std::size_t per_replica = 3 * schedules;
-  std::vector<std::uint64_t> local(plan.replicas * per_replica + 3 * classes + 1, 0);
+  const std::size_t per_replica = 3 * schedules + 3 * classes;
+  std::vector<std::uint64_t> local(plan.replicas * per_replica + 1, 0);
   for (const auto& base : engine.local_lps()) {
     const auto& lp = static_cast<const ReplicaLp&>(*base);
     for (std::size_t s = 0; s < schedules; ++s) {
@@ -45,10 +45,10 @@ MonteCarloResult run_replicas(const boost::mpi::communicator& comm, const RunPla
     }
     for (std::size_t c = 0; c < classes; ++c) {
       const ClassOutcome& o = lp.classes()[c];
-      const std::size_t at = plan.replicas * per_replica + 3 * c;
-      local[at] += o.interruptions;
-      local[at + 1] += o.lost;
-      local[at + 2] += o.down;
+      const std::size_t at = lp.id() * per_replica + 3 * schedules + 3 * c;
+      local[at] = o.interruptions;
+      local[at + 1] = o.lost;
+      local[at + 2] = o.down;
     }
   }
   local.back() = stats.events_processed;
@@ -57,15 +57,16 @@ MonteCarloResult run_replicas(const boost::mpi::communicator& comm, const RunPla
 
   MonteCarloResult result;
   result.outcomes.assign(plan.replicas, std::vector<ScheduleOutcome>(schedules));
-  for (std::uint32_t r = 0; r < plan.replicas; ++r)
+  result.classes.assign(plan.replicas, std::vector<ClassOutcome>(classes));
+  for (std::uint32_t r = 0; r < plan.replicas; ++r) {
     for (std::size_t s = 0; s < schedules; ++s) {
       const std::size_t at = r * per_replica + 3 * s;
       result.outcomes[r][s] = {all[at], all[at + 1], all[at + 2]};
     }
-  result.classes.resize(classes);
-  for (std::size_t c = 0; c < classes; ++c) {
-    const std::size_t at = plan.replicas * per_replica + 3 * c;
-    result.classes[c] = {all[at], all[at + 1], all[at + 2]};
+    for (std::size_t c = 0; c < classes; ++c) {
+      const std::size_t at = r * per_replica + 3 * schedules + 3 * c;
+      result.classes[r][c] = {all[at], all[at + 1], all[at + 2]};
+    }
   }
   result.events = all.back();
   result.wall_s = static_cast<double>(pdes::max_over_ranks(comm, static_cast<std::uint64_t>(stats.wall_seconds * 1e6))) / 1e6;

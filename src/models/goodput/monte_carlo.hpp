@@ -20,9 +20,10 @@ struct MonteCarloOptions {
 };
 
 struct MonteCarloResult {
-  // outcomes[r][s]: replica r under schedule s.
+  // outcomes[r][s]: replica r under schedule s; classes[r][c]: replica r's interruptions of class c under
+  // the configured schedule. Per replica, not summed: a sum of picoseconds over replicas would overflow.
   std::vector<std::vector<ScheduleOutcome>> outcomes;
-  std::vector<ClassOutcome> classes;  // per class, summed over replicas (the configured schedule)
+  std::vector<std::vector<ClassOutcome>> classes;
   std::uint64_t events = 0;           // interruptions simulated, over all ranks
   double wall_s = 0;                  // the slowest rank's engine time
 };

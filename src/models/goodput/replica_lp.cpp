@@ -26,12 +26,13 @@ void ReplicaLp::schedule_next(std::uint32_t cls, std::uint64_t index) {
 }
 
 pdes::SimTime ReplicaLp::recovered(std::uint32_t cls, pdes::SimTime now) {
-  pdes::SimTime ready = now + plan_.detection;
+  // Saturating: a recovery past the clock's end leaves the run unfinished (finish kNever).
+  pdes::SimTime ready = pdes::saturating_add(now, plan_.detection);
   if (plan_.classes[cls].replaces_node) {
     // Detection, then a node (a spare, or one back from repair), then the swap.
-    ready = std::max(ready, pool_.node_failed(now)) + plan_.hot_swap;
+    ready = pdes::saturating_add(std::max(ready, pool_.node_failed(now)), plan_.hot_swap);
   }
-  return std::max(up_, ready + plan_.restart);
+  return std::max(up_, pdes::saturating_add(ready, plan_.restart));
 }
 
 void ReplicaLp::handle(const pdes::Event& event) {

@@ -15,7 +15,7 @@ namespace rackscale::models::goodput {
 
 // One schedule's run in a replica.
 struct ScheduleOutcome {
-  pdes::SimTime finish = 0;  // wall time to the end of training (kNever: beyond the clock)
+  pdes::SimTime finish = 0;  // wall time to the end of training (kNever: beyond the clock, unfinished)
   pdes::SimTime lost = 0;    // work (and its stalls) since the last durable checkpoint, redone
   pdes::SimTime down = 0;    // detection, waiting for a node, hot swap, relaunch and reload
 };

@@ -6,7 +6,7 @@ namespace rackscale::models::goodput {
 
 pdes::SimTime SparePool::node_failed(pdes::SimTime now) {
   repairs_.erase(repairs_.begin(), std::upper_bound(repairs_.begin(), repairs_.end(), now));
-  const pdes::SimTime back = now + repair_;
+  const pdes::SimTime back = pdes::saturating_add(now, repair_);
   repairs_.insert(std::upper_bound(repairs_.begin(), repairs_.end(), back), back);
   if (repairs_.size() <= spares_) return now;
   // Wait until only `spares` nodes are still in repair.
