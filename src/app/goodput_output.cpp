@@ -31,8 +31,9 @@ std::string energy(double kwh) { return io::with_prefix(kwh * 1e3, io::Prefixes:
 
 std::string goodput_summary(const models::Scenario& scenario, const GoodputReport& r) {
   std::string out = io::scenario_header(
-      scenario, fmt::format("goodput of {} devices of {} ({} nodes), {} replicas", io::with_commas(r.devices),
-                            scenario.cluster.accelerator.name, io::with_commas(r.nodes), io::with_commas(r.replicas)));
+      scenario, fmt::format("goodput of {} devices of {} ({} nodes, {} spares), {} replicas", io::with_commas(r.devices),
+                            scenario.cluster.accelerator.name, io::with_commas(r.nodes), io::with_commas(r.spares),
+                            io::with_commas(r.replicas)));
   out += fmt::format("ideal run: {} iterations of {} ({}) = {}\n", io::with_commas(r.iterations),
                      io::format_picoseconds(r.iteration_time), r.iteration_simulated ? "simulated" : "given",
                      days(r.ideal_s));
@@ -79,6 +80,7 @@ nlohmann::ordered_json goodput_json(const models::Scenario& scenario, const Good
   j["scenario"] = scenario.name;
   j["devices"] = r.devices;
   j["nodes"] = r.nodes;
+  j["spares"] = r.spares;
   j["replicas"] = r.replicas;
   j["seed"] = r.seed;
   j["iteration_time_ps"] = r.iteration_time;

@@ -121,7 +121,8 @@ GoodputReport run_goodput(const boost::mpi::communicator& comm, const models::Sc
   plan.restart = spec.relaunch + write;
   plan.hot_swap = spec.hot_swap;
   plan.repair = spec.repair;
-  plan.spares = spec.spares;
+  plan.spares = spec.spares.value_or(static_cast<std::uint32_t>((rep.nodes + 99) / 100));
+  rep.spares = plan.spares;
   plan.replicas = request.replicas;
   plan.seed = request.seed != 0 ? request.seed : scenario.simulation.seed;
   rep.replicas = plan.replicas;

@@ -44,6 +44,7 @@ struct GoodputReport {
   // Inputs, resolved.
   std::uint64_t devices = 0;
   std::uint64_t nodes = 0;
+  std::uint32_t spares = 0;
   pdes::SimTime iteration_time = 0;
   bool iteration_simulated = false;
   std::uint64_t iterations = 0;

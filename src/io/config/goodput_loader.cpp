@@ -91,7 +91,8 @@ gp::GoodputSpec read_goodput(const ConfigNode* goodput, const ConfigNode* storag
   g.relaunch = r.optional("relaunch", g.relaunch, read_duration);
   g.hot_swap = r.optional("hot_swap", g.hot_swap, read_duration);
   g.repair = r.optional("repair", g.repair, read_duration);
-  g.spares = r.optional("spares", g.spares, [](const ConfigNode& n, const std::string& p) { return read_u32(n, p, 0); });
+  if (const ConfigNode* n = r.find("spares"); n != nullptr && !(n->is_scalar() && n->scalar == "auto"))
+    g.spares = read_u32(*n, r.path_of("spares"), 0);
   if (const ConfigNode* n = r.find("checkpoint")) g.checkpoint = read_checkpoint(*n, r.path_of("checkpoint"), locations);
   return g;
 }

@@ -1,7 +1,9 @@
 #pragma once
 // The `goodput:` section and `cluster.storage` of a scenario, as validated structs (docs/goodput.md,
 // docs/config.md "Goodput"). Defaults: Llama 3's interruption statistics (llama3_failures.hpp); every
-// time below is an ASSUMPTION documented in docs/goodput.md, to override per scenario.
+// time below is an ASSUMPTION documented in docs/goodput.md, to override per scenario: detection,
+// relaunch and swap were chosen so that the 16,384-H100 example's goodput (90 %) meets Llama 3's report
+// of "higher than 90% effective training time" (Dubey et al. 2024, 3.3.4), a calibration, not a measurement.
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -28,11 +30,11 @@ struct CheckpointSpec {
 
 struct GoodputSpec {
   std::vector<FailureClass> failures;     // empty in a default-constructed spec; the loader fills Llama 3's
-  pdes::SimTime detection = 5 * 60 * pdes::kSecond;   // from the fault to the job's stop
-  pdes::SimTime relaunch = 10 * 60 * pdes::kSecond;   // scheduling and initializing the job again
-  pdes::SimTime hot_swap = 10 * 60 * pdes::kSecond;   // putting a spare node in a failed node's place
+  pdes::SimTime detection = 3 * 60 * pdes::kSecond;   // from the fault to the job's stop
+  pdes::SimTime relaunch = 7 * 60 * pdes::kSecond;    // scheduling and initializing the job again
+  pdes::SimTime hot_swap = 5 * 60 * pdes::kSecond;    // putting a spare node in a failed node's place
   pdes::SimTime repair = 24 * 3600 * pdes::kSecond;   // a failed node back in the spare pool
-  std::uint32_t spares = 16;                          // spare nodes
+  std::optional<std::uint32_t> spares;                // spare nodes; empty: 1 % of the job's nodes, rounded up
   CheckpointSpec checkpoint;
   StorageSpec storage;
 };
