@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """`rackscale goodput --json` on 1 and on 2 ranks (docs/goodput.md): every figure the same but the wall
-time, the classes' lost and down times adding up to the run's (summed over 256 replicas: picoseconds would
-overflow 64 bits), the effective run longer and dearer than
-the ideal one, and the simulated iteration (no --iteration-time) used when the workload is training.
+time; the classes' lost and down times adding up to the run's (over 256 replicas of 40 days the faulty
+GPUs' downtime passes 2^64 ps, which a first version's sum over replicas overflowed); the effective run
+longer and dearer than the ideal one; and the simulated iteration (no --iteration-time) used when the workload is training.
 
     goodput_check.py MPIRUN RACKSCALE CONFIG
 """
@@ -21,7 +21,7 @@ def run(mpirun, rackscale, ranks, args):
 
 def main():
     mpirun, rackscale, config = sys.argv[1:4]
-    given = [config, "--iteration-time", "2s", "--days", "20", "--replicas", "256", "--seed", "3",
+    given = [config, "--iteration-time", "2s", "--days", "40", "--replicas", "256", "--seed", "3",
              "--set", "cluster.nodes=2048", "--set", "workload.parallel.global_batch=8192"]  # 16,384 devices
     one, two = run(mpirun, rackscale, 1, given), run(mpirun, rackscale, 2, given)
     for j in (one, two):
