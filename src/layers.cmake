@@ -36,6 +36,8 @@ rackscale_layer(topology
 rackscale_layer(network PATHS models/network/ USES topology partition)
 rackscale_layer(statistics PATHS models/statistics/ USES pdes)
 rackscale_layer(phold PATHS models/phold/ USES pdes)
+# A whole training run's interruptions, checkpoints and restarts, replicated (docs/goodput.md).
+rackscale_layer(goodput PATHS models/goodput/ USES pdes)
 rackscale_layer(power PATHS models/power/ USES topology)
 rackscale_layer(tco PATHS models/tco/ USES power network)
 rackscale_layer(collectives PATHS models/collectives/ USES vocabulary network)
@@ -44,7 +46,7 @@ rackscale_layer(accelerator PATHS models/accelerator/ USES collectives)
 rackscale_layer(workload PATHS models/workload/ USES accelerator power tco)
 # Whether a job fits in memory, and what would make it fit.
 rackscale_layer(memory PATHS models/memory/ USES workload)
-rackscale_layer(scenario PATHS models/scenario.hpp models/scenario.cpp USES workload)
+rackscale_layer(scenario PATHS models/scenario.hpp models/scenario.cpp USES workload goodput)
 rackscale_layer(traffic PATHS models/traffic/ USES scenario statistics)
 # Above the models. sim/ (a run's Session, issue 24) is the layer between the models and io/.
 rackscale_layer(sim PATHS sim/ USES memory traffic phold)

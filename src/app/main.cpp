@@ -16,6 +16,7 @@
 #include "app/command.hpp"
 #include "app/console_options.hpp"
 #include "app/exit_codes.hpp"
+#include "app/goodput_command.hpp"
 #include "app/memory_phase.hpp"
 #include "app/phold_command.hpp"
 #include "app/validate_command.hpp"
@@ -75,6 +76,7 @@ int main(int argc, char** argv) {
   commands.push_back(std::make_unique<PartitionCommand>(cli));
   commands.push_back(std::make_unique<PresetsCommand>(cli));
   commands.push_back(std::make_unique<TcoCommand>(cli));
+  commands.push_back(std::make_unique<GoodputCommand>(cli, console));
   commands.push_back(std::make_unique<SearchCommand>(cli));
   commands.push_back(std::make_unique<ExportTraceCommand>(cli));
 

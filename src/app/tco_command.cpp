@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "app/accounting_inputs.hpp"
 #include "app/exit_codes.hpp"
 #include "app/scenario_errors.hpp"
 #include "io/config/config_error.hpp"
@@ -15,16 +16,12 @@
 #include "io/scenario_header.hpp"
 #include "io/tco_figures.hpp"
 #include "io/text_table.hpp"
-#include "models/network/build_topology.hpp"
-#include "models/network/cabling.hpp"
-#include "models/power/cluster_energy.hpp"
 #include "models/tco/accounting.hpp"
 #include "models/tco/grid_intensity.hpp"
 
 namespace rackscale::app {
 namespace {
 
-namespace net = models::network;
 namespace tco = models::tco;
 
 // --grid: a preset name (docs/tco.md) or gCO2e/kWh.
@@ -96,15 +93,11 @@ int TcoCommand::execute(const boost::mpi::communicator& comm) {
   tco::TcoReport report;
   try {
     scenario = io::load_scenario(config_, overrides_);
-    const net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
     tco::TcoSettings settings = scenario.tco;
     if (pue_) settings.inputs.pue = *pue_;
     if (!grid_.empty()) settings.inputs.grid_g_per_kwh = grid_of(grid_);
     if (price_per_gpu_hour_) settings.inputs.prices.cloud_usd_per_device_hour = *price_per_gpu_hour_;
-    const auto power = models::power::cluster_power(scenario.cluster, settings.host_idle_watts,
-                                                    settings.host_active_watts, settings.memory_bound_activity);
-    const tco::HardwareInventory inventory = tco::inventory_of(
-        topology, scenario.cluster, net::plan_cabling(topology, scenario.cluster), power, settings.inputs.prices);
+    const auto [power, inventory] = accounting_inputs(scenario, settings);
     tco::AccountingRequest request;
     request.device_hours =
         gpu_hours_ ? *gpu_hours_ : *days_ * 24.0 * static_cast<double>(inventory.counts.accelerators);

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/goodput/goodput_spec.hpp"
 #include "models/network/cluster_spec.hpp"
 #include "models/tco/tco_settings.hpp"
 #include "models/workload/trace_spec.hpp"
@@ -59,6 +60,7 @@ struct Scenario {
   WorkloadSpec workload;
   SimulationSpec simulation;
   tco::TcoSettings tco;  // the `tco:` section with its defaults (docs/tco.md)
+  goodput::GoodputSpec goodput;  // `goodput:` and `cluster.storage` with their defaults (docs/goodput.md)
 
   std::string source_file;    // the YAML file it came from
   // The `--set key.path=value` overrides applied to it, in order: after them, `description` (the

@@ -93,6 +93,13 @@ TEST(Units, Durations) {
   EXPECT_EQ(parse_duration("0s"), 0u);
   EXPECT_EQ(parse_duration("10 ms"), 10000000000u);
   EXPECT_EQ(parse_duration("18446744s"), 18446744000000000000u);
+  // Minutes, hours and days, for recovery times and run lengths (docs/goodput.md).
+  EXPECT_EQ(parse_duration("1min"), 60000000000000u);
+  EXPECT_EQ(parse_duration("1.5min"), 90000000000000u);
+  EXPECT_EQ(parse_duration("0.5h"), 1800000000000000u);
+  EXPECT_EQ(parse_duration("24h"), parse_duration("1d"));
+  EXPECT_EQ(parse_duration("213d"), 213u * 86400u * 1000000000000u);
+  EXPECT_THROW(static_cast<void>(parse_duration("214d")), UnitError);
 }
 
 TEST(Units, PowerAndFlopRate) {
@@ -120,7 +127,8 @@ TEST(Units, UnknownUnitListsTheValidOnes) {
   EXPECT_EQ(error_of(parse_bandwidth, "400Gbit/s"),
             "expected a bandwidth unit (one of bps, Kbps, Mbps, Gbps, Tbps, B/s, KB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, "
             "GiB/s, TiB/s), found '400Gbit/s'");
-  EXPECT_EQ(error_of_any(parse_duration, "2min"), "expected a duration unit (one of ps, ns, us, ms, s), found '2min'");
+  EXPECT_EQ(error_of_any(parse_duration, "2mins"),
+            "expected a duration unit (one of ps, ns, us, ms, s, min, h, d), found '2mins'");
   EXPECT_EQ(error_of(parse_power, "1.2KW"),
             "expected a power unit (one of W, kW, MW), found '1.2KW'; did you mean '1.2kW'?");
 }
@@ -133,7 +141,7 @@ TEST(Units, CaseMattersAndNearMissesAreSuggested) {
       error_of_any(parse_bytes, "64kib"),
       "expected a size unit (one of B, KB, MB, GB, TB, KiB, MiB, GiB, TiB), found '64kib'; did you mean '64KiB'?");
   EXPECT_EQ(error_of_any(parse_duration, "5NS"),
-            "expected a duration unit (one of ps, ns, us, ms, s), found '5NS'; did you mean '5ns'?");
+            "expected a duration unit (one of ps, ns, us, ms, s, min, h, d), found '5NS'; did you mean '5ns'?");
   // A size unit is not a bandwidth unit.
   EXPECT_NE(error_of(parse_bandwidth, "50GB").find("found '50GB'"), std::string::npos);
 }
@@ -184,7 +192,7 @@ TEST(Units, OverflowIsAnError) {
 
 TEST(Units, UnitListsForMessagesAndDocs) {
   EXPECT_EQ(size_units(), "B, KB, MB, GB, TB, KiB, MiB, GiB, TiB");
-  EXPECT_EQ(duration_units(), "ps, ns, us, ms, s");
+  EXPECT_EQ(duration_units(), "ps, ns, us, ms, s, min, h, d");
   EXPECT_EQ(power_units(), "W, kW, MW");
   EXPECT_EQ(flop_rate_units(), "FLOPS, GFLOPS, TFLOPS, PFLOPS");
   EXPECT_EQ(bandwidth_units(), "bps, Kbps, Mbps, Gbps, Tbps, B/s, KB/s, MB/s, GB/s, TB/s, KiB/s, MiB/s, GiB/s, TiB/s");

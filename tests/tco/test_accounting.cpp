@@ -102,6 +102,14 @@ TEST(Accounting, PowerFromThePresetsByHand) {
   const TcoReport r = account(TcoSettings{}, inv, p, request, "test");
   const double watts = 8 * (70 + 630 * 0.75) + (500 + 500 * 0.75) + 8 * 17.5 + 525 + 16 * 9;
   EXPECT_NEAR(r.whole_run.it_energy_kwh, watts * 10 / 1000, 1e-9 * watts);
+
+  // A quarter of the time idle (a job restarting, docs/goodput.md): accelerators and hosts at their
+  // idle power then, the network as before.
+  request.idle_share = 0.25;
+  const TcoReport waiting = account(TcoSettings{}, inv, p, request, "test");
+  const double busy = 8 * (70 + 630 * 0.75) + (500 + 500 * 0.75), idle = 8 * 70 + 500;
+  const double mixed = 0.75 * busy + 0.25 * idle + 8 * 17.5 + 525 + 16 * 9;
+  EXPECT_NEAR(waiting.whole_run.it_energy_kwh, mixed * 10 / 1000, 1e-9 * mixed);
 }
 
 TEST(Accounting, BadRequestsAreErrors) {
@@ -113,6 +121,9 @@ TEST(Accounting, BadRequestsAreErrors) {
   EXPECT_THROW(static_cast<void>(account(TcoSettings{}, inv, power::ClusterPower{}, request, "t")), std::invalid_argument);
   request.device_hours = 8;
   request.utilization = 1.5;
+  EXPECT_THROW(static_cast<void>(account(TcoSettings{}, inv, power::ClusterPower{}, request, "t")), std::invalid_argument);
+  request.utilization = 0.5;
+  request.idle_share = -0.1;
   EXPECT_THROW(static_cast<void>(account(TcoSettings{}, inv, power::ClusterPower{}, request, "t")), std::invalid_argument);
 }
 

@@ -11,6 +11,7 @@
 #include "io/config/config_node.hpp"
 #include "io/config/overrides.hpp"
 #include "io/config/presets.hpp"
+#include "io/config/goodput_loader.hpp"
 #include "io/config/tco_loader.hpp"
 #include "io/config/workload_loader.hpp"
 #include "io/config/yaml_reader.hpp"
@@ -230,7 +231,8 @@ net::ScaleOutSpec read_scale_out(const ConfigNode& node, const std::string& path
 net::ClusterSpec read_cluster(const ConfigNode& node, const std::string& presets_dir, KeyLocations* locations) {
   const MapReader r(
       node, "cluster",
-      {"nodes", "devices_per_node", "nodes_per_rack", "nics_per_node", "accelerator", "nic", "scale_up", "scale_out"},
+      {"nodes", "devices_per_node", "nodes_per_rack", "nics_per_node", "accelerator", "nic", "scale_up", "scale_out",
+       "storage"},
       locations);
   net::ClusterSpec c;
   c.nodes = r.required("nodes", read_count);
@@ -341,7 +343,8 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
   scenario.overrides = overrides;
   KeyLocations* locations = &scenario.key_locations;
 
-  const MapReader r(root, "", {"name", "description", "cluster", "network", "workload", "simulation", "tco"}, locations);
+  const MapReader r(root, "", {"name", "description", "cluster", "network", "workload", "simulation", "tco", "goodput"},
+                    locations);
   scenario.name = r.optional("name", std::filesystem::path(path).stem().string(), read_string);
   scenario.description = r.optional("description", std::string{}, read_string);
   scenario.cluster = read_cluster(r.require("cluster"), presets_dir, locations);
@@ -352,6 +355,9 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
     models::workload::align_pods_to_job(scenario.cluster, scenario.workload.training);
   scenario.simulation = read_simulation(r.find("simulation"), scenario.workload.kind, locations);
   scenario.tco = read_tco(r.find("tco"), scenario.cluster, locations);
+  // cluster.storage (read here: the cluster's spec is the network's) and goodput: the run-level model's.
+  const ConfigEntry* storage = r.require("cluster").find("storage");
+  scenario.goodput = read_goodput(r.find("goodput"), storage == nullptr ? nullptr : &storage->value, locations);
   // Only once the tree is known good: emitting a hostile one (a million keys) is wasted time.
   scenario.resolved_yaml = emit_yaml(root);
   return scenario;

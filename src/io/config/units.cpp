@@ -13,11 +13,13 @@
 namespace rackscale::io {
 namespace {
 
-// A unit is 10^pow10 * 2^pow2 of the base unit (bytes, bytes/s, ps, W, FLOP/s); bits are 2^-3 bytes.
+// A unit is 10^pow10 * 2^pow2 * factor of the base unit (bytes, bytes/s, ps, W, FLOP/s); bits are 2^-3
+// bytes, a minute 60 * 10^12 ps.
 struct Unit {
   std::string_view name;
   int pow10;
   int pow2;
+  std::uint64_t factor = 1;
 };
 
 struct Quantity {
@@ -37,7 +39,8 @@ constexpr std::array kSizeUnits{
     Unit{"KiB", 0, 10}, Unit{"MiB", 0, 20}, Unit{"GiB", 0, 30}, Unit{"TiB", 0, 40},
 };
 constexpr std::array kDurationUnits{
-    Unit{"ps", 0, 0}, Unit{"ns", 3, 0}, Unit{"us", 6, 0}, Unit{"ms", 9, 0}, Unit{"s", 12, 0},
+    Unit{"ps", 0, 0},       Unit{"ns", 3, 0},        Unit{"us", 6, 0},         Unit{"ms", 9, 0},
+    Unit{"s", 12, 0},       Unit{"min", 12, 0, 60},  Unit{"h", 12, 0, 3600},   Unit{"d", 12, 0, 86400},
 };
 constexpr std::array kPowerUnits{Unit{"W", 0, 0}, Unit{"kW", 3, 0}, Unit{"MW", 6, 0}};
 constexpr std::array kFlopRateUnits{
@@ -192,6 +195,8 @@ std::uint64_t to_integer(const Parsed& p, const Quantity& q, std::string_view te
     if (n > limit / 2) throw too_large();
     n *= 2;
   }
+  if (n > limit / p.unit.factor) throw too_large();
+  n *= p.unit.factor;
   if (k < 0) {
     // 10^20 exceeds any 64-bit n, so a nonzero n is never a multiple of it.
     std::uint64_t divisor = 1;

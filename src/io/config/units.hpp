@@ -31,7 +31,7 @@ class UnitError : public std::invalid_argument {
 [[nodiscard]] double parse_bandwidth(std::string_view text);
 // B, KB, MB, GB, TB, KiB, MiB, GiB, TiB. Returns a whole number of bytes.
 [[nodiscard]] std::uint64_t parse_bytes(std::string_view text);
-// ps, ns, us, ms, s. Returns a whole number of picoseconds, below pdes::kNever.
+// ps, ns, us, ms, s, min, h, d. Returns a whole number of picoseconds, below pdes::kNever.
 [[nodiscard]] pdes::SimTime parse_duration(std::string_view text);
 // W, kW, MW. Returns watts, >= 0.
 [[nodiscard]] double parse_power(std::string_view text);

@@ -19,6 +19,8 @@ TcoReport account(const TcoSettings& settings, const HardwareInventory& inventor
     throw std::invalid_argument("accounting: the power per device must be a non-negative number of watts");
   if (!(request.utilization >= 0 && request.utilization <= 1))
     throw std::invalid_argument("accounting: the utilization must be in [0, 1]");
+  if (!(request.idle_share >= 0 && request.idle_share <= 1))
+    throw std::invalid_argument("accounting: the idle share must be in [0, 1]");
 
   // The run is one "iteration" as long as the run: the devices all busy for device_hours / devices.
   const double seconds = request.device_hours * 3600.0 / static_cast<double>(devices);
@@ -37,9 +39,13 @@ TcoReport account(const TcoSettings& settings, const HardwareInventory& inventor
     e.other = static_cast<double>(devices) * *request.watts_per_device * t;
   } else {
     const double u = request.utilization;
+    const double idle = request.idle_share;
+    const auto mean_watts = [&](const power::PowerLevels& levels) {
+      return (1 - idle) * power::power_watts(levels, u) + idle * power::power_watts(levels, 0.0);
+    };
     const BillOfMaterials& bom = inventory.bom;
-    e.accelerators = static_cast<double>(devices) * power::power_watts(power.accelerator, u) * t;
-    e.hosts = static_cast<double>(inventory.counts.hosts) * power::power_watts(power.host, u) * t;
+    e.accelerators = static_cast<double>(devices) * mean_watts(power.accelerator) * t;
+    e.hosts = static_cast<double>(inventory.counts.hosts) * mean_watts(power.host) * t;
     e.nics = bom.nics ? static_cast<double>(bom.nics->count) * bom.nics->idle_watts * t : 0.0;
     for (const SwitchLine& s : bom.switches) e.switches += s.idle_watts * t;
     e.optics = bom.optics_watts() * t;

@@ -23,10 +23,14 @@ struct AccountingRequest {
   // idle and active, the network at its idle power plus its optics.
   std::optional<double> watts_per_device;
   double utilization = 0.75;  // Cottier et al. 2024: GPUs average 0.75 x TDP over a training run
+  // The share of the run's time the accelerators and hosts wait idle (a job restarting after an
+  // interruption, docs/goodput.md): they draw their idle power then, and `utilization`'s the rest of
+  // the time. Only with the presets' power (no watts_per_device).
+  double idle_share = 0;
 };
 
 // Throws std::invalid_argument on a request out of range (device-hours not positive, a run longer than
-// the simulator's clock, a negative power, a utilization outside [0, 1]).
+// the simulator's clock, a negative power, a utilization or an idle share outside [0, 1]).
 [[nodiscard]] TcoReport account(const TcoSettings& settings, const HardwareInventory& inventory,
                                 const power::ClusterPower& power, const AccountingRequest& request,
                                 const std::string& accelerator_name);
