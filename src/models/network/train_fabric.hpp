@@ -44,7 +44,8 @@ class TrainFabric final : public Fabric {
   void hold_back(NetworkNodeLp& at, PortIndex index, const Run& rest, std::uint32_t generation);
   void reach_destination(NetworkNodeLp& at, const Run& taken, const Passage& passage, TrainMessage& state);
   void forget_if_done(NetworkNodeLp& at, MessageId message);
-  [[nodiscard]] PortIndex port_of(NetworkNodeLp& at, std::uint32_t dst, RouteTag& tag) const;
+  // The output port of `state`'s message here (asked of the router once, then kept in the record).
+  [[nodiscard]] PortIndex port_of(NetworkNodeLp& at, TrainMessage& state) const;
 
   NetworkContext& context_;
   TrainSettings settings_;

@@ -1,11 +1,13 @@
 #pragma once
 // What a node keeps in train fidelity (train_fabric.hpp): per message passing through, and per output port.
 #include <cstdint>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
 #include "models/network/message.hpp"
+#include "models/network/router.hpp"
+#include "models/network/topology.hpp"
+#include "models/network/train_messages.hpp"
 #include "models/network/train_run.hpp"
 #include "pdes/time.hpp"
 
@@ -15,6 +17,11 @@ struct TrainMessage {
   static constexpr std::uint32_t kWhole = 0xFFFF'FFFFu;  // no cut
   std::uint32_t dst = 0;
   RouteTag tag;                     // as the message reaches this node
+  // Its output port here and its tag as it leaves, once asked of the router (routers are stateless, so
+  // both follow from `dst` and `tag`): a cut or a forget finds the port without asking again.
+  bool routed = false;
+  PortIndex port = 0;
+  RouteTag out_tag;
   std::uint32_t received = 0;       // chunks that have reached this node: the first of its next run
   std::uint32_t runs_received = 0;  // runs of it that have reached this node: the number of the next
   std::uint32_t runs_sent = 0;      // runs of it this node has sent on
@@ -43,7 +50,7 @@ struct TrainPort {
 };
 
 struct TrainNodeState {
-  std::unordered_map<MessageId, TrainMessage> messages;
+  TrainMessages<TrainMessage> messages;
   std::vector<TrainPort> ports;
 };
 
