@@ -19,7 +19,6 @@ struct RouteTag {
   std::uint64_t entropy = 0;  // hash that picks among equal-cost ports (per flow for ECMP, per chunk for spraying)
   std::uint32_t via = 0xFFFF'FFFFu;  // dragonfly Valiant: the intermediate group, until reached
   std::uint32_t phase = 0;    // router-defined progress marker
-  friend bool operator==(const RouteTag&, const RouteTag&) = default;
 };
 
 class Router {
