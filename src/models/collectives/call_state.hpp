@@ -85,7 +85,6 @@ void append_parts(std::vector<SentMessages>& out, std::uint32_t dst_device, std:
 
 // `total` bytes cut into `parts` nearly equal parts (the first total % parts one byte larger): part `i`.
 [[nodiscard]] constexpr std::uint64_t split(std::uint64_t total, std::uint64_t parts, std::uint64_t i) noexcept {
-  if (parts == 1) return total;  // most messages are one piece: no division
   return total / parts + (i < total % parts ? 1 : 0);
 }
 

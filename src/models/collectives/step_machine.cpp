@@ -139,7 +139,9 @@ void StepMachine::try_send(network::DeviceLp& device, Outbox& out, std::uint32_t
         }
         return;
       }
-      out.send(device, st.send_to, split(st.send_bytes, st.pieces ? st.pieces : pieces_, k), channel,
+      const std::uint32_t parts = st.pieces ? st.pieces : pieces_;
+      // (most messages are one piece: no division for them)
+      out.send(device, st.send_to, parts == 1 ? st.send_bytes : split(st.send_bytes, parts, k), channel,
                index(s, channel, k));
     }
     ++p.next_send;
