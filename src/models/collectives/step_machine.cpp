@@ -20,9 +20,12 @@ StepMachine::StepMachine(std::unique_ptr<StepPlan> plan, std::uint64_t bytes, st
       channels_(channels),
       pieces_(pieces),
       steps_(plan_->steps()),
+      channel_bytes_(channels),
       pieces_state_(static_cast<std::size_t>(channels) * pieces),
       at_barrier_(channels),
-      unfinished_(channels * pieces) {}
+      unfinished_(channels * pieces) {
+  for (std::uint32_t c = 0; c < channels; ++c) channel_bytes_[c] = split(bytes, channels, c);
+}
 
 void StepMachine::begin(network::DeviceLp& device, Outbox& out) {
   for (std::uint32_t c = 0; c < channels_; ++c)
@@ -35,10 +38,11 @@ void StepMachine::begin(network::DeviceLp& device, Outbox& out) {
 }
 
 void StepMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) {
-  const std::uint32_t per_step = channels_ * pieces_;
-  const std::uint32_t s = index / per_step;
-  const std::uint32_t c = index / pieces_ % channels_;
-  const std::uint32_t k = index % pieces_;
+  // index = (s * C + c) * P + k, taken apart with two divisions (one when P = 1), not four.
+  const std::uint32_t s = index / (channels_ * pieces_);
+  const std::uint32_t in_step = index - s * channels_ * pieces_;
+  const std::uint32_t c = pieces_ == 1 ? in_step : in_step / pieces_;
+  const std::uint32_t k = in_step - c * pieces_;
   if (s >= steps_)
     throw std::logic_error(fmt::format("collective: device {} got message {} (step {}) from device {}, but the call "
                                        "has {} steps",
@@ -135,7 +139,9 @@ void StepMachine::try_send(network::DeviceLp& device, Outbox& out, std::uint32_t
         }
         return;
       }
-      out.send(device, st.send_to, split(st.send_bytes, st.pieces ? st.pieces : pieces_, k), channel,
+      const std::uint32_t parts = st.pieces ? st.pieces : pieces_;
+      // (most messages are one piece: no division for them)
+      out.send(device, st.send_to, parts == 1 ? st.send_bytes : split(st.send_bytes, parts, k), channel,
                index(s, channel, k));
     }
     ++p.next_send;

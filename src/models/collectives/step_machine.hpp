@@ -81,7 +81,7 @@ class StepMachine final : public CallState {
     bool done = false;
     bool at_barrier = false;      // its next send waits for every piece of the step before
   };
-  [[nodiscard]] std::uint64_t channel_bytes(std::uint32_t channel) const noexcept { return split(bytes_, channels_, channel); }
+  [[nodiscard]] std::uint64_t channel_bytes(std::uint32_t channel) const noexcept { return channel_bytes_[channel]; }
   [[nodiscard]] Piece& piece(std::uint32_t channel, std::uint32_t k) noexcept { return pieces_state_[channel * pieces_ + k]; }
   [[nodiscard]] std::uint32_t index(std::uint32_t step, std::uint32_t channel, std::uint32_t k) const noexcept {
     return (step * channels_ + channel) * pieces_ + k;
@@ -100,6 +100,8 @@ class StepMachine final : public CallState {
   std::uint32_t channels_;
   std::uint32_t pieces_;
   std::uint32_t steps_;
+  // Each channel's share of the bytes (split(bytes, channels, c)), asked twice per message: worked out once.
+  std::vector<std::uint64_t> channel_bytes_;
   std::vector<Piece> pieces_state_;
   std::unordered_set<std::uint32_t> early_far_;  // indices that arrived 64 or more steps before their turn
   std::vector<std::vector<std::uint32_t>> at_barrier_;  // per channel: pieces waiting at a phase barrier

@@ -18,8 +18,13 @@ TrainFabric::TrainFabric(NetworkContext& context)
       chunks_(context),
       per_chunk_paths_(context.spec.routing == RoutingMode::spray || context.spec.routing == RoutingMode::valiant) {}
 
-PortIndex TrainFabric::port_of(NetworkNodeLp& at, std::uint32_t dst, RouteTag& tag) const {
-  return context_.topology->router->next_port(at.node(), dst, tag);
+PortIndex TrainFabric::port_of(NetworkNodeLp& at, TrainMessage& state, const RouteTag& tag) const {
+  if (!state.routed) {
+    state.out_tag = tag;
+    state.port = context_.topology->router->next_port(at.node(), state.dst, state.out_tag);
+    state.routed = true;
+  }
+  return state.port;
 }
 
 void TrainFabric::send(NetworkNodeLp& source, const Message& message) {
@@ -48,10 +53,10 @@ void TrainFabric::send(NetworkNodeLp& source, const Message& message) {
   run.head = source.current_time();
   run.bytes_end = static_cast<std::uint32_t>(message.bytes - (chunks - 1) * size);
   run.ends_message = true;  // the data is all in memory: every head is here now, no tail to wait for
-  TrainMessage& state = source.train_state().messages[message.id];
-  state = TrainMessage{};  // an id is reused once delivered
+  TrainNodeState& node = source.train_state();
+  TrainMessage& state = node.messages[message.id];
+  node.renew(state);  // an id is reused once delivered
   state.dst = dst;
-  state.tag = run.tag;
   state.received = run.count;
   pass(source, run, state);
 }
@@ -75,19 +80,20 @@ void TrainFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
 }
 
 void TrainFabric::on_run(NetworkNodeLp& at, Run run) {
-  TrainMessage& state = at.train_state().messages[run.message];  // may exist: a cut can come before its run
+  TrainNodeState& node = at.train_state();
+  TrainMessage& state = node.messages[run.message];  // may exist: a cut can come before its run
   // A sender reuses a message's id once it has been delivered: a record whose message has left is stale.
-  if (state.ended) state = TrainMessage{};
+  if (state.ended) node.renew(state);
   state.dst = run.dst;
-  state.tag = run.tag;
   run.first = state.received;
   const std::uint32_t number = state.runs_received++;
   std::uint32_t cut = TrainMessage::kWhole;
-  std::erase_if(state.pending_cuts, [&](const std::pair<std::uint32_t, std::uint32_t>& c) {
-    if (c.first != number) return false;
-    cut = std::min(cut, c.second);
-    return true;
-  });
+  if (state.cuts != TrainMessage::kNoCuts)
+    std::erase_if(node.cuts[state.cuts].pending, [&](const std::pair<std::uint32_t, std::uint32_t>& c) {
+      if (c.first != number) return false;
+      cut = std::min(cut, c.second);
+      return true;
+    });
   if (cut != TrainMessage::kWhole) {  // sent before the node upstream took its later chunks back; they come again
     if (cut <= run.first || cut >= run.first + run.count)
       throw std::logic_error(fmt::format("node {}: run {} of message {:#x} (chunks {} to {}) cut at chunk {}", at.node(),
@@ -107,23 +113,22 @@ void TrainFabric::on_held_run(NetworkNodeLp& at, const pdes::Event& event) {
   pending.erase(due);
   std::uint32_t generation = 0;
   Run run = decode_held_run(event, generation);
-  const auto it = node.messages.find(run.message);
-  if (it == node.messages.end()) return;  // the message has left: this part was taken back upstream
-  TrainMessage& state = it->second;
+  TrainMessage* const found = node.messages.find(run.message);
+  if (found == nullptr) return;  // the message has left: this part was taken back upstream
+  TrainMessage& state = *found;
   if (generation < state.generation) {  // upstream took back chunks from every later cut on; they come again
-    const std::uint32_t limit = *std::min_element(state.cuts.begin() + generation, state.cuts.end());
+    const std::vector<std::uint32_t>& taken = node.cuts[state.cuts].taken;
+    const std::uint32_t limit = *std::min_element(taken.begin() + generation, taken.end());
     if (limit <= run.first) return;
     run = run.prefix(std::min(run.count, limit - run.first), settings_.forwarding, settings_.chunk_bytes);
   }
   run.dst = state.dst;
-  run.tag = state.tag;
   pass(at, run, state);
 }
 
 void TrainFabric::pass(NetworkNodeLp& at, const Run& run, TrainMessage& state) {
   const pdes::SimTime now = at.current_time();
-  RouteTag tag = run.tag;
-  const PortIndex index = port_of(at, run.dst, tag);
+  const PortIndex index = port_of(at, state, run.tag);
   TrainNodeState& node = at.train_state();
   TrainPort& port = node.ports[index];
   if (port.holds) {
@@ -149,7 +154,7 @@ void TrainFabric::pass(NetworkNodeLp& at, const Run& run, TrainMessage& state) {
     reach_destination(at, taken, passage, state);
   } else {
     Run forward = passage.out;
-    forward.tag = tag;
+    forward.tag = state.out_tag;
     std::uint32_t aux = 0;
     const pdes::Payload payload = encode_run(forward, aux);
     at.emit(out.peer, forward.head - now, kTrainRun, payload, aux);
@@ -170,7 +175,11 @@ void TrainFabric::cut_held(NetworkNodeLp& at, PortIndex index, std::uint32_t kee
   const Run held = port.run;
   const Passage kept = take_back(held, port.free_before, out, settings_, keep, context_.counters);
   out.free_at = kept.free_after;
-  TrainMessage& state = node.messages.at(held.message);
+  TrainMessage* const found = node.messages.find(held.message);
+  if (found == nullptr)
+    throw std::logic_error(fmt::format("node {}: port {} holds a run of message {:#x}, which it has no record of",
+                                       at.node(), index, held.message));
+  TrainMessage& state = *found;
   if (held.ends_message) state.ended = false;
   if (out.peer == held.dst) {
     state.bytes -= kept.bytes;
@@ -196,17 +205,19 @@ void TrainFabric::on_cut(NetworkNodeLp& at, MessageId message, std::uint32_t run
   TrainNodeState& node = at.train_state();
   TrainMessage& state = node.messages[message];
   if (run_number >= state.runs_received) {  // the run it cuts is still on its way
-    state.pending_cuts.emplace_back(run_number, chunk);
+    node.cuts_of(state).pending.emplace_back(run_number, chunk);
     return;
   }
   if (state.received <= chunk)
     throw std::logic_error(fmt::format("node {}: message {:#x} cut at chunk {} with {} chunks in", at.node(), message,
                                        chunk, state.received));
-  state.cuts.push_back(chunk);
+  node.cuts_of(state).taken.push_back(chunk);
   ++state.generation;
   state.received = chunk;
-  RouteTag tag = state.tag;
-  const PortIndex index = port_of(at, state.dst, tag);
+  if (!state.routed)
+    throw std::logic_error(fmt::format("node {}: message {:#x} cut at chunk {} before any run of it passed",
+                                       at.node(), message, chunk));
+  const PortIndex index = state.port;
   const TrainPort& port = node.ports[index];
   if (!port.holds || port.run.message != message || chunk >= port.run.first + port.run.count) return;
   if (chunk <= port.run.first)
@@ -231,10 +242,9 @@ void TrainFabric::reach_destination(NetworkNodeLp& at, const Run& taken, const P
 }
 
 void TrainFabric::on_finalize(NetworkNodeLp& at, MessageId message, std::uint32_t token) {
-  auto& messages = at.train_state().messages;
-  const auto it = messages.find(message);
-  if (it == messages.end() || !it->second.finalize_pending || it->second.token != token) return;
-  TrainMessage& state = it->second;
+  TrainMessage* const found = at.train_state().messages.find(message);
+  if (found == nullptr || !found->finalize_pending || found->token != token) return;
+  TrainMessage& state = *found;
   state.finalize_pending = false;
   at.emit(state.dst, state.last_tail - at.current_time(), kMessageComplete,
           encode_message_arrival(message, state.bytes));
@@ -243,14 +253,11 @@ void TrainFabric::on_finalize(NetworkNodeLp& at, MessageId message, std::uint32_
 
 void TrainFabric::forget_if_done(NetworkNodeLp& at, MessageId message) {
   TrainNodeState& node = at.train_state();
-  const auto it = node.messages.find(message);
-  if (it == node.messages.end()) return;
-  const TrainMessage& state = it->second;
-  if (!state.ended || state.finalize_pending) return;
-  RouteTag tag = state.tag;
-  const TrainPort& port = node.ports[port_of(at, state.dst, tag)];
+  TrainMessage* const state = node.messages.find(message);
+  if (state == nullptr || !state->ended || state->finalize_pending) return;
+  const TrainPort& port = node.ports[state->port];  // (routed: its last chunk has passed)
   if (port.holds && port.run.message == message && port.run.last_head() > at.current_time()) return;
-  node.messages.erase(it);
+  node.forget(message);
 }
 
 }  // namespace rackscale::models::network

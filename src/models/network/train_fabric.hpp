@@ -44,7 +44,9 @@ class TrainFabric final : public Fabric {
   void hold_back(NetworkNodeLp& at, PortIndex index, const Run& rest, std::uint32_t generation);
   void reach_destination(NetworkNodeLp& at, const Run& taken, const Passage& passage, TrainMessage& state);
   void forget_if_done(NetworkNodeLp& at, MessageId message);
-  [[nodiscard]] PortIndex port_of(NetworkNodeLp& at, std::uint32_t dst, RouteTag& tag) const;
+  // The output port of `state`'s message here, whose runs come with `tag` (asked of the router at its
+  // first run, then kept in the record with the tag it leaves with).
+  [[nodiscard]] PortIndex port_of(NetworkNodeLp& at, TrainMessage& state, const RouteTag& tag) const;
 
   NetworkContext& context_;
   TrainSettings settings_;
