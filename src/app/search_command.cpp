@@ -70,6 +70,7 @@ nlohmann::ordered_json result_json(const SearchResult& r, const SearchOptions& o
   for (const auto& [rule, n] : r.pruned) pruned[rule] = n;
   j["pruned"] = pruned;
   j["estimated"] = r.ranked.size();
+  j["skipped_by_floor"] = r.skipped;
   j["simulated"] = r.simulated;
   j["spearman"] = r.spearman ? nlohmann::ordered_json(*r.spearman) : nlohmann::ordered_json();
   j["seconds"] = {{"prune", r.prune_seconds}, {"estimate", r.estimate_seconds}, {"simulate", r.simulate_seconds}};
@@ -117,6 +118,11 @@ SearchCommand::SearchCommand(CLI::App& parent)
   command_->add_option("--simulate", simulate_, "Best layouts by the estimate run by the event engine (default 8)");
   command_->add_option("--ranks-per-candidate", ranks_per_candidate_, "MPI ranks per simulated layout (default 1)");
   command_->add_option("--fidelity", fidelity_, "Network fidelity of the simulated layouts (default: the config's)");
+  command_->add_option("--output", output_,
+                       "Journal of every estimated and simulated candidate (JSON), kept up to date as they finish");
+  command_->add_flag("--resume", resume_, "Go on from the --output journal of an interrupted search");
+  command_->add_flag("--exhaustive", exhaustive_,
+                     "Estimate every layout that fits (default: skip those whose floor cannot make the top)");
   command_->add_flag("--json", json_, "Also print the result as JSON on the last line");
   command_->add_flag("--quiet", quiet_, "No progress lines on stderr");
 }
@@ -132,6 +138,10 @@ int SearchCommand::execute(const boost::mpi::communicator& comm) {
     options.objective = search::parse_objective(objective_);
     options.simulate = simulate_;
     options.ranks_per_candidate = ranks_per_candidate_;
+    options.top = top_;
+    options.exhaustive = exhaustive_;
+    options.output = output_;
+    options.resume = resume_;
     if (!fidelity_.empty()) {
       std::string names;
       for (const auto& f : models::network::fidelities()) {
@@ -166,10 +176,12 @@ int SearchCommand::execute(const boost::mpi::communicator& comm) {
   std::cout << fmt::format("space     {}\n", search::describe(result.space));
   std::string pruned;
   for (const auto& [rule, n] : result.pruned) pruned += fmt::format("{}{} {}", pruned.empty() ? "" : ", ", rule, io::with_commas(n));
-  std::cout << fmt::format("layouts   {} examined, {} pruned ({}), {} estimated, {} simulated\n",
+  std::cout << fmt::format("layouts   {} examined, {} pruned ({}), {} estimated, {} skipped by their floor, {} "
+                           "simulated\n",
                            io::with_commas(result.layouts),
-                           io::with_commas(result.layouts - result.ranked.size()),
-                           pruned.empty() ? "none" : pruned, io::with_commas(result.ranked.size()), result.simulated);
+                           io::with_commas(result.layouts - result.ranked.size() - result.skipped),
+                           pruned.empty() ? "none" : pruned, io::with_commas(result.ranked.size()),
+                           io::with_commas(result.skipped), result.simulated);
   if (result.spearman)
     std::cout << fmt::format("estimate  Spearman rank correlation with the simulated finalists: {:.3f}\n", *result.spearman);
   std::cout << fmt::format("ranked by {} ({})\n", search::objective_name(options.objective),
