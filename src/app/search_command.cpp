@@ -71,6 +71,7 @@ nlohmann::ordered_json result_json(const SearchResult& r, const SearchOptions& o
   j["pruned"] = pruned;
   j["estimated"] = r.ranked.size();
   j["skipped_by_floor"] = r.skipped;
+  j["estimates_resumed"] = r.resumed;
   j["simulated"] = r.simulated;
   j["spearman"] = r.spearman ? nlohmann::ordered_json(*r.spearman) : nlohmann::ordered_json();
   j["seconds"] = {{"prune", r.prune_seconds}, {"estimate", r.estimate_seconds}, {"simulate", r.simulate_seconds}};

@@ -1,11 +1,15 @@
 #include "search/iteration_bound.hpp"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
+#include <utility>
 
 #include "models/accelerator/compute_model.hpp"
 #include "models/collectives/collective_plan.hpp"
 #include "models/workload/layer_costs.hpp"
 #include "models/workload/model_parameters.hpp"
+#include "models/workload/parameter_tensors.hpp"
 
 namespace rackscale::search {
 
@@ -51,7 +55,23 @@ class Bounder {
  public:
   Bounder(const wl::TrainingLayout& layout, const models::network::ClusterSpec& cluster)
       : l_(layout), cluster_(cluster), c_(layout), sp_(layout.parallel().sequence_parallel),
-        recompute_(layout.parallel().recompute) {}
+        recompute_(layout.parallel().recompute) {
+    // The compute ops' times depend on the layout only, not on the stage: once per layout.
+    const auto back = [&](acc::ComputeCost c) { return time(wl::LayerCosts::backward(c)); };
+    attention_forward_ = attention(false);
+    attention_backward_ = attention(true);
+    const SimTime block = 2 * time(c_.norm()) + time(c_.qkv()) + attention_forward_ + time(c_.projection());
+    dense_forward_ = block + time(c_.mlp_in()) + time(c_.mlp_out());
+    const bool moe = layout.model().experts > 0;  // LayerCosts' expert ops exist only then
+    if (moe) moe_forward_ = block + time(c_.router()) + time(c_.experts_in()) + time(c_.experts_out());
+    const SimTime block_back = 2 * back(c_.norm()) + back(c_.projection()) + attention_backward_ + back(c_.qkv());
+    dense_backward_ = block_back + back(c_.mlp_out()) + back(c_.mlp_in());
+    if (moe) moe_backward_ = block_back + back(c_.experts_out()) + back(c_.experts_in()) + back(c_.router());
+    embedding_forward_ = time(c_.embedding());
+    embedding_backward_ = back(c_.embedding());
+    output_forward_ = time(c_.norm()) + time(c_.logits()) + time(c_.cross_entropy());
+    output_backward_ = back(c_.cross_entropy()) + back(c_.logits()) + back(c_.norm());
+  }
 
   IterationBound run() {
     const std::uint32_t P = l_.pipeline(), V = l_.virtual_stages();
@@ -75,7 +95,10 @@ class Bounder {
       stage.path *= m;
       stage.compute += time(c_.optimizer(optimized_parameters(s)));
       bound.compute[s] = stage.compute;
-      bound.iteration = std::max(bound.iteration, head + stage.compute + stage.path);
+      const auto [data, gathers] = stream_floors(s);
+      bound.data_stream.push_back(data);
+      bound.gather_stream.push_back(gathers);
+      bound.iteration = std::max({bound.iteration, head + stage.compute + stage.path, data, gathers});
       const Floor first = forward_step(l_.model_chunk(s, 0), t);
       head += first.compute + first.path + first.trailing;
     }
@@ -125,14 +148,12 @@ class Bounder {
 
   [[nodiscard]] Floor layer_forward(bool moe, const StageCollectives& t) const {
     Floor f;
-    f.compute = 2 * time(c_.norm()) + time(c_.qkv()) + attention(false) + time(c_.projection());
+    f.compute = moe ? moe_forward_ : dense_forward_;
     f.path = (sp_ ? t.tp_gather : 0) + t.cp_gather + t.tp_reduce;
     if (!moe) {
-      f.compute += time(c_.mlp_in()) + time(c_.mlp_out());
       f.path += sp_ ? t.tp_gather : 0;
       f.trailing = t.tp_reduce;
     } else {
-      f.compute += time(c_.router()) + time(c_.experts_in()) + time(c_.experts_out());
       f.path += t.ep_all_to_all + t.tp_expert_gather;
       f.trailing = t.tp_expert_scatter + t.ep_all_to_all;
     }
@@ -140,22 +161,19 @@ class Bounder {
   }
 
   [[nodiscard]] Floor layer_backward(bool moe, const StageCollectives& t) const {
-    const auto back = [&](acc::ComputeCost c) { return time(wl::LayerCosts::backward(c)); };
     Floor f;
     if (recompute_ == wl::Recompute::full) {
       const Floor again = layer_forward(moe, t);
       f.compute += again.compute;
       f.path += again.path;  // its trailing collectives: the recomputed output is not used
     } else if (recompute_ == wl::Recompute::selective) {
-      f.compute += attention(false);
+      f.compute += attention_forward_;
     }
-    f.compute += 2 * back(c_.norm()) + back(c_.projection()) + attention(true) + back(c_.qkv());
+    f.compute += moe ? moe_backward_ : dense_backward_;
     f.path += (sp_ ? t.tp_gather : 0) + t.cp_gather + t.cp_scatter + t.tp_reduce;
     if (!moe) {
-      f.compute += back(c_.mlp_out()) + back(c_.mlp_in());
       f.path += (sp_ ? t.tp_gather : 0) + t.tp_reduce;
     } else {
-      f.compute += back(c_.experts_out()) + back(c_.experts_in()) + back(c_.router());
       f.path += 2 * t.ep_all_to_all + t.tp_expert_gather + t.tp_expert_scatter;
     }
     return f;
@@ -173,7 +191,7 @@ class Bounder {
   [[nodiscard]] Floor forward_step(std::uint32_t chunk, const StageCollectives& t) const {
     Floor f;
     if (chunk == 0) {
-      f.compute += time(c_.embedding());
+      f.compute += embedding_forward_;
       f.path += t.tp_reduce;
     }
     const std::uint32_t moe = moe_layers(chunk), dense = l_.chunk_layers(chunk) - moe;
@@ -184,7 +202,7 @@ class Bounder {
     const SimTime last_trailing = moe > 0 ? e.trailing : d.trailing;
     f.path -= last_trailing;
     if (chunk + 1 == l_.model_chunks()) {
-      f.compute += time(c_.norm()) + time(c_.logits()) + time(c_.cross_entropy());
+      f.compute += output_forward_;
       f.path += last_trailing + (sp_ ? t.tp_gather : 0);
     } else {
       f.trailing = last_trailing;
@@ -193,10 +211,9 @@ class Bounder {
   }
 
   [[nodiscard]] Floor backward_step(std::uint32_t chunk, const StageCollectives& t) const {
-    const auto back = [&](acc::ComputeCost c) { return time(wl::LayerCosts::backward(c)); };
     Floor f;
     if (chunk + 1 == l_.model_chunks()) {
-      f.compute += back(c_.cross_entropy()) + back(c_.logits()) + back(c_.norm());
+      f.compute += output_backward_;
       f.path += t.tp_reduce;
     }
     const std::uint32_t moe = moe_layers(chunk), dense = l_.chunk_layers(chunk) - moe;
@@ -204,10 +221,112 @@ class Bounder {
     f.compute += dense * d.compute + moe * e.compute;
     f.path += dense * d.path + moe * e.path;
     if (chunk == 0) {
-      f.compute += back(c_.embedding());
+      f.compute += embedding_backward_;
       f.path += sp_ ? t.tp_gather : 0;
     }
     return f;
+  }
+
+  // --- data parallelism: each stream runs one op at a time, so a stage lasts at least the sum of the ops of
+  // its data stream, and of its parameter-gather stream; the buckets as training_plan.cpp cuts them.
+
+  // A closed-form time for this stage's group, cached (buckets repeat a few sizes).
+  SimTime timed(std::uint32_t device, acc::CollectiveKind kind, acc::GroupKind group, std::uint64_t bytes) {
+    const auto key = std::make_tuple(device, kind, group, bytes);
+    if (const auto it = timed_.find(key); it != timed_.end()) return it->second;
+    return timed_[key] = collective(l_, cluster_, device, kind, group, bytes);
+  }
+
+  // `bytes` reduced in buckets of `size` (0: one), each a collective of `kind` over `group`.
+  SimTime in_buckets(std::uint32_t device, acc::CollectiveKind kind, acc::GroupKind group, std::uint64_t bytes,
+                     std::uint64_t size) {
+    if (bytes == 0 || l_.group_size(group) <= 1) return 0;
+    if (size == 0 || size >= bytes) return timed(device, kind, group, bytes);
+    const std::uint64_t full = bytes / size, rest = bytes % size;
+    return static_cast<SimTime>(full) * timed(device, kind, group, size) +
+           (rest > 0 ? timed(device, kind, group, rest) : 0);
+  }
+
+  [[nodiscard]] std::vector<wl::ParameterCount> unit_parameters(std::uint32_t chunk) const {
+    std::vector<wl::ParameterCount> units;
+    if (chunk == 0) units.push_back({wl::local_embedding_parameters(l_), 0});
+    const std::uint32_t first = l_.chunk_first_layer(chunk);
+    for (std::uint32_t i = first; i < first + l_.chunk_layers(chunk); ++i) units.push_back(wl::local_layer_parameters(l_, i));
+    if (chunk + 1 == l_.model_chunks()) units.push_back({wl::local_output_parameters(l_), 0});
+    return units;
+  }
+
+  [[nodiscard]] std::vector<std::vector<wl::ParameterTensor>> unit_tensors(std::uint32_t chunk) const {
+    std::vector<std::vector<wl::ParameterTensor>> units;
+    if (chunk == 0) units.push_back(wl::embedding_tensors(l_));
+    const std::uint32_t first = l_.chunk_first_layer(chunk);
+    for (std::uint32_t i = first; i < first + l_.chunk_layers(chunk); ++i) units.push_back(wl::layer_tensors(l_, i));
+    if (chunk + 1 == l_.model_chunks()) units.push_back(wl::output_tensors(l_));
+    return units;
+  }
+
+  // The sums of the stage's data stream and parameter-gather stream.
+  std::pair<SimTime, SimTime> stream_floors(std::uint32_t stage) {
+    using K = acc::CollectiveKind;
+    using G = acc::GroupKind;
+    const std::uint32_t device = l_.device_at(0, 0, 0, stage);
+    const auto& stack = l_.stack();
+    const std::uint32_t zero = l_.parallel().zero_stage;
+    const auto m = static_cast<SimTime>(l_.micro_batches());
+    SimTime data = 0, gathers = 0;
+    if (zero < 3) {
+      const K reduction = zero == 0 ? K::all_reduce : K::reduce_scatter;
+      const bool per_chunk = zero == 2 || stack.overlap_grad_reduce;
+      std::uint64_t stage_dense = 0, stage_expert = 0;
+      for (std::uint32_t v = 0; v < l_.virtual_stages(); ++v) {
+        std::uint64_t dense = 0, expert = 0;
+        for (const auto& p : unit_parameters(l_.model_chunk(stage, v))) {
+          dense += p.dense * 2;
+          expert += p.expert * 2;
+        }
+        stage_dense += dense;
+        stage_expert += expert;
+        if (!per_chunk) continue;
+        const SimTime chunk = in_buckets(device, reduction, G::data, dense, stack.grad_bucket_bytes) +
+                              in_buckets(device, reduction, G::expert_data, expert, stack.grad_bucket_bytes);
+        data += zero == 2 ? m * chunk : chunk;  // ZeRO 2 reduces in every micro-batch
+      }
+      if (!per_chunk)
+        data += in_buckets(device, reduction, G::data, stage_dense, stack.grad_bucket_bytes) +
+                in_buckets(device, reduction, G::expert_data, stage_expert, stack.grad_bucket_bytes);
+      if (zero == 1 || zero == 2)  // the updated parameters back to every replica
+        data += in_buckets(device, K::all_gather, G::data, stage_dense, stack.grad_bucket_bytes) +
+                in_buckets(device, K::all_gather, G::expert_data, stage_expert, stack.grad_bucket_bytes);
+      return {data, 0};
+    }
+    // ZeRO 3: each unit's parameters gathered before its forward and its backward, and its gradients
+    // reduce-scattered after its backward (per unit, or in buckets across the chunk's units), in every
+    // micro-batch; the reductions share the gathers' stream with one process group.
+    const std::uint64_t size = stack.zero3_reduce_elements * 2;
+    SimTime reductions = 0;
+    for (std::uint32_t v = 0; v < l_.virtual_stages(); ++v) {
+      const std::uint32_t chunk = l_.model_chunk(stage, v);
+      for (const auto& tensors : unit_tensors(chunk))
+        for (const auto& b : wl::gather_buckets(tensors, stack.zero3_gather_elements))
+          gathers += 2 * timed(device, K::all_gather, b.expert ? G::expert_data : G::data, b.elements * 2);
+      if (size == 0) {
+        for (const auto& p : unit_parameters(chunk))
+          reductions += in_buckets(device, K::reduce_scatter, G::data, p.dense * 2, 0) +
+                        in_buckets(device, K::reduce_scatter, G::expert_data, p.expert * 2, 0);
+      } else {
+        std::uint64_t dense = 0, expert = 0;
+        for (const auto& p : unit_parameters(chunk)) {
+          dense += p.dense * 2;
+          expert += p.expert * 2;
+        }
+        reductions += in_buckets(device, K::reduce_scatter, G::data, dense, size) +
+                      in_buckets(device, K::reduce_scatter, G::expert_data, expert, size);
+      }
+    }
+    gathers *= m;
+    reductions *= m;
+    if (stack.zero3_streams == 1) return {0, gathers + reductions};
+    return {reductions, gathers};
   }
 
   // Parameters the stage's optimizer updates: its own, or with ZeRO its shard of them.
@@ -224,6 +343,10 @@ class Bounder {
   const wl::LayerCosts c_;
   bool sp_;
   wl::Recompute recompute_;
+  SimTime attention_forward_ = 0, attention_backward_ = 0;
+  SimTime dense_forward_ = 0, moe_forward_ = 0, dense_backward_ = 0, moe_backward_ = 0;
+  SimTime embedding_forward_ = 0, embedding_backward_ = 0, output_forward_ = 0, output_backward_ = 0;
+  std::map<std::tuple<std::uint32_t, acc::CollectiveKind, acc::GroupKind, std::uint64_t>, SimTime> timed_;
 };
 
 }  // namespace

@@ -13,6 +13,9 @@
 // next compute op belongs to another step) and those of a fully recomputed forward (its output is not
 // used). Left out, as they may overlap: pipeline and ring-attention transfers, data-parallel reductions,
 // ZeRO-3 gathers, the kernels' waits for anything else.
+// A stream runs one op at a time, so a stage lasts at least as long as the ops of its data stream (DP
+// gradient reductions, ZeRO 1-2 parameter all-gathers) and of its ZeRO-3 gather stream take, one after
+// the other, in the buckets the programs cut.
 // Stage s cannot start before micro-batch 0's forward has gone through the first chunks of the stages
 // before it, so its floor starts at the sum of those steps' floors (the pipeline's fill).
 // The iteration's floor is the largest stage's; iteration >= floor holds for every layout, which
@@ -30,6 +33,9 @@ struct IterationBound {
   pdes::SimTime iteration = 0;          // no stage ends before this
   pdes::SimTime least_compute = 0;      // the least busy stage's compute ops (a floor for any stage's)
   std::vector<pdes::SimTime> compute;   // per stage: the sum of its compute ops' times, exactly
+  // Per stage: the sums of the closed-form times of its data stream's ops and of its ZeRO-3 parameter
+  // gather stream's, exactly (each stream runs one op at a time: the stage lasts at least either).
+  std::vector<pdes::SimTime> data_stream, gather_stream;
 };
 
 // Throws std::invalid_argument as the collectives model does.

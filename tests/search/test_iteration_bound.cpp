@@ -1,10 +1,12 @@
 // The floor under the estimate (src/search/iteration_bound.hpp), which lets a search skip layouts:
-// its compute part must be exactly each stage's compute ops as the programs issue them (it mirrors
+// its compute part must be exactly each stage's compute ops as the programs issue them, its stream
+// parts exactly the closed-form times of each stage's data and ZeRO-3 gather streams (it mirrors
 // training_plan.cpp without building the programs: a change there that the floor misses fails here),
 // and the whole floor must never exceed the estimate's iteration, over spaces that cover TP with and
 // without SP, pipelines with interleaving and uneven stages, ring and all-gather CP, MoE with EP,
 // the three recomputation policies and ZeRO 0-3.
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <string>
 
@@ -12,6 +14,7 @@
 
 #include "io/config/scenario_loader.hpp"
 #include "models/accelerator/compute_model.hpp"
+#include "models/collectives/collective_plan.hpp"
 #include "models/network/build_topology.hpp"
 #include "models/workload/training_plan.hpp"
 #include "search/iteration_bound.hpp"
@@ -21,6 +24,7 @@
 namespace {
 namespace wl = rackscale::models::workload;
 namespace search = rackscale::search;
+namespace acc = rackscale::models::accelerator;
 
 // Every `step`-th survivor of `space` on `config`: the floor's compute against the programs', and the
 // floor against the estimate.
@@ -42,10 +46,21 @@ void check_space(const std::string& config, const std::vector<std::string>& over
     ASSERT_EQ(bound.compute.size(), plan.programs.size()) << name;
     for (std::size_t s = 0; s < plan.programs.size(); ++s) {
       rackscale::pdes::SimTime compute = 0;
-      for (const auto& op : plan.programs[s].ops)
-        if (op.kind == rackscale::models::accelerator::OpKind::compute)
-          compute += rackscale::models::accelerator::compute_time(cluster.accelerator, op.cost);
+      std::array<rackscale::pdes::SimTime, wl::kStreams> streams{};
+      const std::uint32_t device = plan.layout.device_at(0, 0, 0, static_cast<std::uint32_t>(s));
+      for (const auto& op : plan.programs[s].ops) {
+        if (op.kind == acc::OpKind::compute) compute += acc::compute_time(cluster.accelerator, op.cost);
+        if (op.kind != acc::OpKind::collective) continue;
+        rackscale::models::collectives::CollectiveCall call;
+        call.kind = op.collective;
+        call.algorithm = op.algorithm;
+        call.bytes = op.bytes;
+        call.members = plan.layout.group(device, op.group);
+        streams[op.stream] += rackscale::models::collectives::time_closed_form(cluster, call).duration;
+      }
       EXPECT_EQ(bound.compute[s], compute) << name << ", stage " << s;
+      EXPECT_EQ(bound.data_stream[s], streams[wl::kDataStream]) << name << ", stage " << s;
+      EXPECT_EQ(bound.gather_stream[s], streams[wl::kParamGatherStream]) << name << ", stage " << s;
     }
     const auto estimate = search::estimate_iteration(plan, cluster, topology);
     EXPECT_LE(bound.iteration, estimate.iteration) << name;
@@ -87,4 +102,13 @@ TEST(IterationBound, MixtureOfExpertsWithExpertParallelism) {
               "tensor=1,2 pipeline=16 virtual=1,2 context=1 expert=32,64 micro_batch=1 zero=1 "
               "recompute=selective,full sequence_parallel=on",
               1, 2);
+}
+
+TEST(IterationBound, OverlappedBucketsAndSeparateZeroThreeStreams) {
+  check_space(RACKSCALE_SOURCE_DIR "/configs/training/laptop-64.yaml",
+              {"workload.stack.overlap_grad_reduce=true", "workload.stack.grad_bucket_size=20MB",
+               "workload.stack.zero3_reduce_elements=3000000", "workload.stack.zero3_gather_elements=5000000",
+               "workload.stack.zero3_streams=2"},
+              "tensor=1,2 pipeline=1,2,4 virtual=1,2 context=1 micro_batch=1,2 zero=0..3 recompute=selective,full",
+              2, 20);
 }
