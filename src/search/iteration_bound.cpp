@@ -80,6 +80,9 @@ class Bounder {
     IterationBound bound;
     bound.compute.assign(P, 0);
     SimTime head = 0;  // micro-batch 0's forward through the first chunks of the stages before s
+    SimTime last_stage = 0;  // the last stage's start, compute and path but its optimizer
+    SimTime drain = 0;       // the last micro-batch's backward through the first chunks of the stages before it
+    SimTime first_stage_end = 0;  // the first stage's optimizer and the parameter gathers after it
     for (std::uint32_t s = 0; s < P; ++s) {
       const StageCollectives& t = collectives[s];
       Floor stage;
@@ -93,15 +96,28 @@ class Bounder {
       const auto m = static_cast<SimTime>(l_.micro_batches());
       stage.compute *= m;
       stage.path *= m;
-      stage.compute += time(c_.optimizer(optimized_parameters(s)));
+      const SimTime optimizer = time(c_.optimizer(optimized_parameters(s)));
+      stage.compute += optimizer;
       bound.compute[s] = stage.compute;
-      const auto [data, gathers] = stream_floors(s);
-      bound.data_stream.push_back(data);
-      bound.gather_stream.push_back(gathers);
-      bound.iteration = std::max({bound.iteration, head + stage.compute + stage.path, data, gathers});
+      const StreamFloors streams = stream_floors(s);
+      bound.data_stream.push_back(streams.data);
+      bound.gather_stream.push_back(streams.gathers);
+      // The ZeRO 1-2 parameter gathers wait for the optimizer, the stage's last compute op.
+      bound.iteration = std::max({bound.iteration, head + stage.compute + stage.path + streams.after_optimizer,
+                                  streams.data, streams.gathers});
+      if (s + 1 == P) last_stage = head + stage.compute - optimizer + stage.path;
+      if (s == 0) first_stage_end = optimizer + streams.after_optimizer;
+      if (s + 1 < P) {
+        const Floor back = backward_step(l_.model_chunk(s, 0), t);
+        drain += back.compute + back.path;
+      }
       const Floor first = forward_step(l_.model_chunk(s, 0), t);
       head += first.compute + first.path + first.trailing;
     }
+    // The pipeline's drain: the last stage's last backward step is the last micro-batch's on its first
+    // chunk; then that micro-batch's backward goes through the first chunks of every stage before it, and
+    // the first stage ends with its optimizer.
+    if (P > 1) bound.iteration = std::max(bound.iteration, last_stage + drain + first_stage_end);
     bound.least_compute = *std::min_element(bound.compute.begin(), bound.compute.end());
     return bound;
   }
@@ -265,8 +281,11 @@ class Bounder {
     return units;
   }
 
-  // The sums of the stage's data stream and parameter-gather stream.
-  std::pair<SimTime, SimTime> stream_floors(std::uint32_t stage) {
+  struct StreamFloors {
+    SimTime data = 0, gathers = 0;  // the sums of the data stream's and the parameter-gather stream's ops
+    SimTime after_optimizer = 0;    // of which the ZeRO 1-2 parameter all-gathers, issued after the optimizer
+  };
+  StreamFloors stream_floors(std::uint32_t stage) {
     using K = acc::CollectiveKind;
     using G = acc::GroupKind;
     const std::uint32_t device = l_.device_at(0, 0, 0, stage);
@@ -294,10 +313,11 @@ class Bounder {
       if (!per_chunk)
         data += in_buckets(device, reduction, G::data, stage_dense, stack.grad_bucket_bytes) +
                 in_buckets(device, reduction, G::expert_data, stage_expert, stack.grad_bucket_bytes);
-      if (zero == 1 || zero == 2)  // the updated parameters back to every replica
-        data += in_buckets(device, K::all_gather, G::data, stage_dense, stack.grad_bucket_bytes) +
+      SimTime after = 0;
+      if (zero == 1 || zero == 2)  // the updated parameters back to every replica (buckets of 0: all at once)
+        after = in_buckets(device, K::all_gather, G::data, stage_dense, stack.grad_bucket_bytes) +
                 in_buckets(device, K::all_gather, G::expert_data, stage_expert, stack.grad_bucket_bytes);
-      return {data, 0};
+      return {data + after, 0, after};
     }
     // ZeRO 3: each unit's parameters gathered before its forward and its backward, and its gradients
     // reduce-scattered after its backward (per unit, or in buckets across the chunk's units), in every
@@ -325,8 +345,8 @@ class Bounder {
     }
     gathers *= m;
     reductions *= m;
-    if (stack.zero3_streams == 1) return {0, gathers + reductions};
-    return {reductions, gathers};
+    if (stack.zero3_streams == 1) return {0, gathers + reductions, 0};
+    return {reductions, gathers, 0};
   }
 
   // Parameters the stage's optimizer updates: its own, or with ZeRO its shard of them.

@@ -17,7 +17,10 @@
 // gradient reductions, ZeRO 1-2 parameter all-gathers) and of its ZeRO-3 gather stream take, one after
 // the other, in the buckets the programs cut.
 // Stage s cannot start before micro-batch 0's forward has gone through the first chunks of the stages
-// before it, so its floor starts at the sum of those steps' floors (the pipeline's fill).
+// before it, so its floor starts at the sum of those steps' floors (the pipeline's fill); the ZeRO 1-2
+// parameter gathers wait for the optimizer, so they add after it. The drain: the last stage's last
+// backward step is the last micro-batch's on its first chunk, which then goes back through the first
+// chunks of every stage before it before the first stage's optimizer.
 // The iteration's floor is the largest stage's; iteration >= floor holds for every layout, which
 // tests/search/test_iteration_bound.cpp checks against the estimate.
 #include <cstdint>
