@@ -44,6 +44,35 @@ std::string difference(const SearchIdentity& found, const SearchIdentity& expect
   return out;
 }
 
+// The four times of an estimate or a simulation, in picoseconds.
+template <typename Record>
+void read_times(const Json& e, Record& r, const std::string& where) {
+  r.iteration = field<pdes::SimTime>(e, "iteration_ps", where);
+  r.compute = field<pdes::SimTime>(e, "compute_ps", where);
+  r.exposed = field<pdes::SimTime>(e, "exposed_ps", where);
+  r.bubble = field<pdes::SimTime>(e, "bubble_ps", where);
+  if (r.iteration <= 0) throw std::invalid_argument(fmt::format("{}: \"iteration_ps\" must be positive", where));
+}
+template <typename Record>
+void write_times(Json& e, const Record& r) {
+  e["iteration_ps"] = r.iteration;
+  e["compute_ps"] = r.compute;
+  e["exposed_ps"] = r.exposed;
+  e["bubble_ps"] = r.bubble;
+}
+
+// One entry a line: {"index": i, "layout": ..., what `fill` adds}.
+template <typename Records, typename Layout, typename Fill>
+void write_entries(std::ostream& out, const Records& records, const Layout& layout, const Fill& fill) {
+  const char* separator = "\n";
+  for (const auto& [index, r] : records) {
+    Json e{{"index", index}, {"layout", layout(index)}};
+    fill(e, r);
+    out << separator << e.dump();
+    separator = ",\n";
+  }
+}
+
 }  // namespace
 
 SearchJournal read_search_journal(const std::string& path, const SearchIdentity& expected) {
@@ -94,13 +123,9 @@ SearchJournal read_search_journal(const std::string& path, const SearchIdentity&
     if (e.contains("refused")) {
       r.refused = field<std::string>(e, "refused", where);
     } else {
-      r.iteration = field<pdes::SimTime>(e, "iteration_ps", where);
-      r.compute = field<pdes::SimTime>(e, "compute_ps", where);
-      r.exposed = field<pdes::SimTime>(e, "exposed_ps", where);
-      r.bubble = field<pdes::SimTime>(e, "bubble_ps", where);
+      read_times(e, r, where);
       r.tokens = field<std::uint64_t>(e, "tokens", where);
       r.model_flops = field<double>(e, "model_flops", where);
-      if (r.iteration <= 0) throw std::invalid_argument(fmt::format("{}: \"iteration_ps\" must be positive", where));
     }
     j.estimated[index] = r;
   });
@@ -109,11 +134,7 @@ SearchJournal read_search_journal(const std::string& path, const SearchIdentity&
     if (e.contains("failure")) {
       r.failure = field<std::string>(e, "failure", where);
     } else {
-      r.iteration = field<pdes::SimTime>(e, "iteration_ps", where);
-      r.compute = field<pdes::SimTime>(e, "compute_ps", where);
-      r.exposed = field<pdes::SimTime>(e, "exposed_ps", where);
-      r.bubble = field<pdes::SimTime>(e, "bubble_ps", where);
-      if (r.iteration <= 0) throw std::invalid_argument(fmt::format("{}: \"iteration_ps\" must be positive", where));
+      read_times(e, r, where);
     }
     j.simulated[index] = r;
   });
@@ -128,37 +149,22 @@ std::string search_journal_text(const SearchJournal& journal) {
     const auto it = journal.layouts.find(index);
     return it == journal.layouts.end() ? std::string() : it->second;
   };
-  const char* separator = "\n";
-  for (const auto& [index, r] : journal.estimated) {
-    Json e{{"index", index}, {"layout", layout(index)}};
+  write_entries(out, journal.estimated, layout, [](Json& e, const EstimateRecord& r) {
     if (!r.refused.empty()) {
       e["refused"] = r.refused;
-    } else {
-      e["iteration_ps"] = r.iteration;
-      e["compute_ps"] = r.compute;
-      e["exposed_ps"] = r.exposed;
-      e["bubble_ps"] = r.bubble;
-      e["tokens"] = r.tokens;
-      e["model_flops"] = r.model_flops;
+      return;
     }
-    out << separator << e.dump();
-    separator = ",\n";
-  }
+    write_times(e, r);
+    e["tokens"] = r.tokens;
+    e["model_flops"] = r.model_flops;
+  });
   out << "],\n\"simulated\": [";
-  separator = "\n";
-  for (const auto& [index, r] : journal.simulated) {
-    Json e{{"index", index}, {"layout", layout(index)}};
-    if (!r.failure.empty()) {
+  write_entries(out, journal.simulated, layout, [](Json& e, const SimulationRecord& r) {
+    if (r.failure.empty())
+      write_times(e, r);
+    else
       e["failure"] = r.failure;
-    } else {
-      e["iteration_ps"] = r.iteration;
-      e["compute_ps"] = r.compute;
-      e["exposed_ps"] = r.exposed;
-      e["bubble_ps"] = r.bubble;
-    }
-    out << separator << e.dump();
-    separator = ",\n";
-  }
+  });
   out << "]}\n";
   return out.str();
 }
