@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
 #include <stdexcept>
 
 #include <boost/mpi/collectives.hpp>
@@ -12,7 +13,10 @@
 #include <fmt/format.h>
 
 #include "app/checkpoint_options.hpp"
+#include "app/search_journal.hpp"
 #include "app/training_run.hpp"
+#include "io/output_destination.hpp"
+#include "models/network/fidelity.hpp"
 #include "io/number_format.hpp"
 #include "models/memory/infeasible_job.hpp"
 #include "models/network/build_topology.hpp"
@@ -32,43 +36,67 @@ double seconds_since(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-// What a rank sends of each share: plain numbers, put back into candidates from the index.
+// What a rank sends of its share of the pruning: plain numbers, put back into candidates from the index.
 struct KeptRow {
-  std::uint64_t index = 0, peak = 0;
+  std::uint64_t index = 0, peak = 0, tokens = 0;
+  std::uint32_t data = 0;
+  pdes::SimTime floor_iteration = 0, floor_compute = 0;
   template <class Archive>
   void serialize(Archive& ar, unsigned) {
-    ar & index & peak;
+    ar & index & peak & tokens & data & floor_iteration & floor_compute;
   }
 };
-struct EstimateRow {
-  std::uint64_t position = 0;  // in the kept list
-  pdes::SimTime iteration = 0, compute = 0, exposed = 0, bubble = 0;
-  std::uint64_t tokens = 0;
-  double model_flops = 0;
-  std::string refused;  // the plan's rule, when the job cannot be built
+struct PruningShare {
+  std::uint64_t layouts = 0;
+  std::map<std::string, std::uint64_t> pruned;
+  std::vector<KeptRow> kept;
   template <class Archive>
   void serialize(Archive& ar, unsigned) {
-    ar & position & iteration & compute & exposed & bubble & tokens & model_flops & refused;
-  }
-};
-struct SimulationRow {
-  std::uint64_t finalist = 0;
-  pdes::SimTime iteration = 0, compute = 0, exposed = 0, bubble = 0;
-  std::string failure;
-  template <class Archive>
-  void serialize(Archive& ar, unsigned) {
-    ar & finalist & iteration & compute & exposed & bubble & failure;
+    ar & layouts & pruned & kept;
   }
 };
 
+// Every rank prunes its share of the product; the shares, gathered, merge into the whole space's pruning.
+search::Pruning prune_on_ranks(const boost::mpi::communicator& comm, const wl::TrainingSpec& job,
+                               const models::network::ClusterSpec& cluster, const search::LayoutSpace& space) {
+  const search::Pruning mine = search::prune_layouts(job, cluster, space, static_cast<std::uint64_t>(comm.rank()),
+                                                     static_cast<std::uint64_t>(comm.size()));
+  PruningShare share{mine.layouts, mine.pruned, {}};
+  for (const auto& c : mine.kept)
+    share.kept.push_back({c.index, c.peak_memory, c.tokens_per_iteration, c.parallel.data, c.floor_iteration,
+                          c.floor_compute});
+  std::vector<PruningShare> shares;
+  boost::mpi::all_gather(comm, share, shares);
+  search::Pruning all;
+  for (const PruningShare& s : shares) {
+    search::Pruning part;
+    part.layouts = s.layouts;
+    part.pruned = s.pruned;
+    for (const KeptRow& row : s.kept) {
+      search::Candidate c{row.index, *search::layout_at(job, space, row.index), row.peak, row.tokens,
+                          row.floor_iteration, row.floor_compute};
+      c.parallel.data = row.data;
+      part.kept.push_back(std::move(c));
+    }
+    all.merge(part);
+  }
+  return all;
+}
+
 // Every rank agrees whether any was asked to stop (a signal, docs/cli.md); if so they all throw RunStopped
 // with what was done, so the search ends with exit 4 instead of running on between collectives.
-void stop_if_asked(const boost::mpi::communicator& comm, const std::string& done) {
+// `before` runs first (the journal's last save).
+void stop_if_asked(const boost::mpi::communicator& comm, const std::string& done,
+                   const std::function<void()>& before = [] {}) {
   const int mine = pdes::stop_signal_received();
   int any = 0;
   boost::mpi::all_reduce(comm, mine, any, boost::mpi::maximum<int>());
-  if (any != 0)
-    throw RunStopped(fmt::format("stopped by signal {} after {}; a search is not checkpointed: run it again", any, done));
+  if (any != 0) {
+    before();
+    throw RunStopped(fmt::format("stopped by signal {} after {}; --output FILE --resume goes on from where a search "
+                                 "stopped",
+                                 any, done));
+  }
 }
 
 template <typename Row>
@@ -91,6 +119,74 @@ bool ranks_before(const RankedLayout& a, const RankedLayout& b, search::Objectiv
 
 }  // namespace
 
+namespace {
+
+// Estimates are made in rounds of this many candidates, whatever the rank count, so that where branch and
+// bound stops, and so what is estimated, is the same for any rank count.
+constexpr std::size_t kRound = 16;
+
+EstimateRecord estimate_one(const wl::TrainingSpec& job, const models::network::ClusterSpec& cluster,
+                            const models::network::Topology& topology, const search::Candidate& c) {
+  EstimateRecord row;
+  try {
+    const wl::TrainingPlan plan = wl::build_training_plan(search::with_layout(job, c.parallel), cluster);
+    const auto e = search::estimate_iteration(plan, cluster, topology);
+    row.iteration = e.iteration;
+    row.compute = e.compute;
+    row.exposed = e.exposed_communication;
+    row.bubble = e.pipeline_bubble;
+    row.tokens = plan.layout.tokens_per_iteration();
+    row.model_flops = plan.model_flops;
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    row.refused = what.substr(0, what.find(':'));
+  }
+  return row;
+}
+
+// Rank 0 keeps the journal (--output): rewritten atomically at most every few seconds and at the end of
+// each phase, so that a killed search loses little.
+class JournalWriter {
+ public:
+  JournalWriter(const boost::mpi::communicator& comm, std::string path, SearchJournal& journal)
+      : comm_(comm), path_(std::move(path)), journal_(journal) {
+    if (!path_.empty()) partial_ = io::partial_path(comm, path_);
+  }
+  void save(bool now) {
+    if (path_.empty() || comm_.rank() != 0) return;
+    if (!now && seconds_since(last_) < 2.0) return;
+    last_ = Clock::now();
+    {
+      std::ofstream out(partial_, std::ios::trunc);
+      out << search_journal_text(journal_);
+      if (!out) throw std::runtime_error(fmt::format("--output: {}: could not be written", partial_));
+    }
+    if (const std::string problem = io::publish(partial_, path_, true); !problem.empty())
+      throw std::runtime_error("--output: " + problem);
+  }
+
+ private:
+  const boost::mpi::communicator& comm_;
+  std::string path_, partial_;
+  SearchJournal& journal_;
+  Clock::time_point last_ = Clock::now();
+};
+
+SearchIdentity identity_of(const models::Scenario& scenario, const SearchOptions& options,
+                           const search::LayoutSpace& space) {
+  SearchIdentity id;
+  id.model = scenario.workload.training.model.name;
+  id.devices = scenario.cluster.devices();
+  id.accelerator = scenario.cluster.accelerator.name;
+  id.space = search::describe(space);
+  id.objective = search::objective_name(options.objective);
+  id.simulate = options.simulate;
+  id.fidelity = std::string(models::network::fidelity_name(options.fidelity.value_or(scenario.network.fidelity)));
+  return id;
+}
+
+}  // namespace
+
 SearchResult run_search(const boost::mpi::communicator& comm, const models::Scenario& scenario,
                         const SearchOptions& options, const SearchProgress& progress) {
   if (scenario.workload.kind != models::WorkloadKind::training)
@@ -98,6 +194,8 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
   if (options.ranks_per_candidate == 0 || options.ranks_per_candidate > static_cast<std::uint32_t>(comm.size()))
     throw std::invalid_argument(fmt::format("--ranks-per-candidate: expected 1 to {} (the ranks of this run), found {}",
                                             comm.size(), options.ranks_per_candidate));
+  if (options.resume && options.output.empty())
+    throw std::invalid_argument("--resume: needs --output FILE, the journal to resume from");
   const wl::TrainingSpec& job = scenario.workload.training;
   const auto& cluster = scenario.cluster;
   SearchResult result;
@@ -105,78 +203,117 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
   const auto ranks = static_cast<std::uint64_t>(comm.size());
   const auto me = static_cast<std::uint64_t>(comm.rank());
 
+  // 0. The journal: read back (--resume), or a new one where no file is.
+  SearchJournal journal;
+  journal.identity = identity_of(scenario, options, result.space);
+  if (!options.output.empty()) {
+    if (options.resume) {
+      journal = read_search_journal(options.output, journal.identity);
+    } else if (const auto check = io::check_destination(comm, options.output, false); !check.problem.empty()) {
+      throw std::invalid_argument(
+          fmt::format("--output: {}{}", check.problem, check.exists ? " (--resume continues that search)" : ""));
+    }
+  }
+  JournalWriter writer(comm, options.output, journal);
+
   // 1. Prune: every rank its share of the product.
   auto start = Clock::now();
-  const search::Pruning share = search::prune_layouts(job, cluster, result.space, me, ranks);
-  std::vector<KeptRow> kept_rows;
-  for (const auto& c : share.kept) kept_rows.push_back({c.index, c.peak_memory});
-  std::vector<KeptRow> kept = gather_rows(comm, kept_rows);
-  std::sort(kept.begin(), kept.end(), [](const KeptRow& a, const KeptRow& b) { return a.index < b.index; });
-  std::vector<std::pair<std::uint64_t, std::map<std::string, std::uint64_t>>> counts;
-  boost::mpi::all_gather(comm, std::make_pair(share.layouts, share.pruned), counts);
-  for (const auto& [layouts, pruned] : counts) {
-    result.layouts += layouts;
-    for (const auto& [rule, n] : pruned) result.pruned[rule] += n;
-  }
+  const search::Pruning pruning = prune_on_ranks(comm, job, cluster, result.space);
+  result.layouts = pruning.layouts;
+  result.pruned = pruning.pruned;
+  const std::vector<search::Candidate>& kept = pruning.kept;
   result.prune_seconds = seconds_since(start);
   stop_if_asked(comm, "pruning");
   progress(fmt::format("pruned {} layouts in {:.1f} s: {} left", io::with_commas(result.layouts),
                        result.prune_seconds, io::with_commas(kept.size())));
 
-  // 2. Estimate every survivor: survivor j on rank j mod R.
+  // 2. Estimate, best floor first (branch and bound): once a candidate's floor is worse than the
+  // `needed`-th best estimate so far, so are all after it, and none of them can be among the best
+  // `needed`; they are skipped. In rounds of kRound candidates, candidate j of a round on rank j mod R.
   start = Clock::now();
   const auto topology = models::network::build_topology(cluster, scenario.network.routing);
   const search::CostModel costs = search::cost_model(cluster, topology, scenario.tco);
-  std::vector<EstimateRow> estimate_rows;
-  for (std::uint64_t j = me; j < kept.size(); j += ranks) {
-    if (pdes::stop_signal_received() != 0) break;  // stop_if_asked below: every rank ends the search
-    EstimateRow row;
-    row.position = j;
-    const auto parallel = search::layout_at(job, result.space, kept[j].index);
-    try {
-      const wl::TrainingPlan plan = wl::build_training_plan(search::with_layout(job, *parallel), cluster);
-      const auto e = search::estimate_iteration(plan, cluster, topology);
-      row.iteration = e.iteration;
-      row.compute = e.compute;
-      row.exposed = e.exposed_communication;
-      row.bubble = e.pipeline_bubble;
-      row.tokens = plan.layout.tokens_per_iteration();
-      row.model_flops = plan.model_flops;
-    } catch (const std::invalid_argument& e) {
-      const std::string what = e.what();
-      row.refused = what.substr(0, what.find(':'));
-    }
-    estimate_rows.push_back(row);
-  }
-  stop_if_asked(comm, fmt::format("estimating {} of {} layouts on rank {}", estimate_rows.size(),
-                                   (kept.size() + ranks - 1 - me) / ranks, me));
-  std::vector<EstimateRow> estimates = gather_rows(comm, estimate_rows);
-  std::sort(estimates.begin(), estimates.end(),
-            [](const EstimateRow& a, const EstimateRow& b) { return a.position < b.position; });
-  for (const EstimateRow& row : estimates) {
+  const auto floor_score = [&](const search::Candidate& c) {
+    return search::score(options.objective,
+                         search::run_figures({c.floor_iteration, c.floor_compute, 0, 0}, c.tokens_per_iteration, 0,
+                                             costs));
+  };
+  std::vector<double> floors(kept.size());
+  for (std::size_t j = 0; j < kept.size(); ++j) floors[j] = floor_score(kept[j]);
+  std::vector<std::size_t> order(kept.size());
+  for (std::size_t j = 0; j < order.size(); ++j) order[j] = j;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return floors[a] != floors[b] ? floors[a] < floors[b] : a < b;
+  });
+  const std::size_t needed = std::max<std::size_t>({options.top, options.simulate, 1});
+  std::vector<double> best;  // the best `needed` scores so far, as a max-heap
+  std::size_t next = 0, resumed = 0;
+  auto last_progress = Clock::now();
+  const auto add_row = [&](std::size_t j, const EstimateRecord& row) {
+    journal.estimated[kept[j].index] = row;
+    journal.layouts[kept[j].index] = search::describe(kept[j].parallel, cluster.devices());
     if (!row.refused.empty()) {
       ++result.pruned[row.refused];
-      continue;
+      return;
     }
     RankedLayout r;
-    r.candidate.index = kept[row.position].index;
-    r.candidate.peak_memory = kept[row.position].peak;
-    r.candidate.parallel = *search::layout_at(job, result.space, r.candidate.index);
-    const std::uint64_t tp_pp_cp =
-        std::uint64_t{r.candidate.parallel.tensor} * r.candidate.parallel.pipeline * r.candidate.parallel.context;
-    r.candidate.parallel.data = static_cast<std::uint32_t>(cluster.devices() / tp_pp_cp);
+    r.candidate = kept[j];
     r.tokens_per_iteration = row.tokens;
     r.model_flops = row.model_flops;
     r.estimate = {row.iteration, row.compute, row.exposed, row.bubble};
     r.estimated = search::run_figures(r.estimate, row.tokens, row.model_flops, costs);
     r.figures = r.estimated;
+    const double score = search::score(options.objective, r.estimated);
+    if (best.size() < needed || score < best.front()) {
+      best.push_back(score);
+      std::push_heap(best.begin(), best.end());
+      if (best.size() > needed) {
+        std::pop_heap(best.begin(), best.end());
+        best.pop_back();
+      }
+    }
     result.ranked.push_back(std::move(r));
+  };
+  while (next < order.size()) {
+    if (!options.exhaustive && best.size() >= needed && floors[order[next]] > best.front()) break;
+    const std::size_t end = std::min(order.size(), next + kRound);
+    std::vector<std::pair<std::uint64_t, EstimateRecord>> mine;
+    for (std::size_t k = next; k < end; ++k) {
+      const std::size_t j = order[k];
+      if (journal.estimated.count(kept[j].index) != 0 || (k - next) % ranks != me) continue;
+      mine.emplace_back(j, estimate_one(job, cluster, topology, kept[j]));
+    }
+    std::vector<std::pair<std::uint64_t, EstimateRecord>> rows = gather_rows(comm, mine);
+    std::map<std::uint64_t, EstimateRecord> by_position(rows.begin(), rows.end());
+    for (std::size_t k = next; k < end; ++k) {
+      const std::size_t j = order[k];
+      if (const auto it = by_position.find(j); it != by_position.end()) {
+        add_row(j, it->second);
+      } else {
+        ++resumed;
+        add_row(j, journal.estimated.at(kept[j].index));
+      }
+    }
+    next = end;
+    writer.save(false);
+    stop_if_asked(comm, fmt::format("estimating {} of {} layouts", next, kept.size()), [&] { writer.save(true); });
+    if (seconds_since(last_progress) >= 10.0 && !best.empty()) {
+      last_progress = Clock::now();
+      progress(fmt::format("estimated {} of {} layouts ({:.0f} s), best {} so far {:.6g}", io::with_commas(next),
+                           io::with_commas(kept.size()), seconds_since(start), search::objective_name(options.objective),
+                           *std::min_element(best.begin(), best.end())));
+    }
   }
+  result.skipped = order.size() - next;
+  result.resumed = resumed;
+  writer.save(true);
   std::sort(result.ranked.begin(), result.ranked.end(),
             [&](const RankedLayout& a, const RankedLayout& b) { return ranks_before(a, b, options.objective); });
   result.estimate_seconds = seconds_since(start);
-  progress(fmt::format("estimated {} layouts in {:.1f} s", io::with_commas(result.ranked.size()),
-                       result.estimate_seconds));
+  progress(fmt::format("estimated {} layouts in {:.1f} s{}; {} skipped by their floor", io::with_commas(next),
+                       result.estimate_seconds,
+                       resumed > 0 ? fmt::format(" ({} read from {})", io::with_commas(resumed), options.output) : "",
+                       io::with_commas(result.skipped)));
 
   // 3. Simulate the best by the estimate: finalist f by group f mod groups.
   start = Clock::now();
@@ -185,16 +322,16 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
   const int groups = comm.size() / static_cast<int>(options.ranks_per_candidate);
   const int group = comm.rank() / static_cast<int>(options.ranks_per_candidate);
   const boost::mpi::communicator team = comm.split(group < groups ? group : groups);
-  std::vector<SimulationRow> simulation_rows;
+  std::vector<std::pair<std::uint32_t, SimulationRecord>> simulation_rows;
   if (group < groups) {
     for (std::uint32_t f = static_cast<std::uint32_t>(group); f < finalists; f += static_cast<std::uint32_t>(groups)) {
+      if (journal.simulated.count(result.ranked[f].candidate.index) != 0) continue;
       models::Scenario s = scenario;
       s.workload.training = search::with_layout(job, result.ranked[f].candidate.parallel);
       s.workload.training.parallel.data = 0;
       s.workload.training.iterations = 1;
       if (options.fidelity) s.network.fidelity = *options.fidelity;
-      SimulationRow row;
-      row.finalist = f;
+      SimulationRecord row;
       try {
         const auto report = run_training(team, s, RunOptions{});
         row.iteration = report.iteration_time;
@@ -207,16 +344,23 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
       } catch (const models::memory::InfeasibleJob& e) {
         row.failure = e.what();
       }
-      if (team.rank() == 0) simulation_rows.push_back(row);
+      if (team.rank() == 0) simulation_rows.emplace_back(f, row);
+      if (comm.rank() == 0) {  // the journal keeps rank 0's finalists as they finish, the others' after the gather
+        journal.simulated[result.ranked[f].candidate.index] = row;
+        writer.save(true);
+      }
       if (comm.rank() == 0)
         progress(fmt::format("simulated finalist {} of {}: {}", f + 1, finalists,
                              search::describe(result.ranked[f].candidate.parallel, cluster.devices())));
     }
   }
-  const std::vector<SimulationRow> simulations = gather_rows(comm, simulation_rows);
+  std::vector<std::pair<std::uint32_t, SimulationRecord>> simulations = gather_rows(comm, simulation_rows);
+  for (const auto& [f, row] : simulations) journal.simulated[result.ranked[f].candidate.index] = row;
+  writer.save(true);
   std::vector<double> estimated_scores, simulated_scores;
-  for (const SimulationRow& row : simulations) {
-    RankedLayout& r = result.ranked[row.finalist];
+  for (std::uint32_t f = 0; f < finalists; ++f) {
+    RankedLayout& r = result.ranked[f];
+    const SimulationRecord& row = journal.simulated.at(r.candidate.index);
     if (!row.failure.empty()) {
       r.failure = row.failure;
       continue;
@@ -225,10 +369,6 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
     r.simulation = {row.iteration, row.compute, row.exposed, row.bubble};
     r.figures = search::run_figures(r.simulation, r.tokens_per_iteration, r.model_flops, costs);
     ++result.simulated;
-  }
-  for (std::uint32_t f = 0; f < finalists; ++f) {
-    const RankedLayout& r = result.ranked[f];
-    if (!r.simulated) continue;
     estimated_scores.push_back(search::score(options.objective, r.estimated));
     simulated_scores.push_back(search::score(options.objective, r.figures));
   }

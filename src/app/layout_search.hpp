@@ -4,10 +4,18 @@
 // best by the estimate simulated with the event engine, all ranked by the objective
 // (search/layout_figures.hpp). docs/search.md.
 //
-// Over MPI: rank r prunes the points r, r + R, r + 2R, ... of the product and estimates the survivors
-// j = r mod R; the finalists are simulated by groups of --ranks-per-candidate ranks (finalist f by group
-// f mod groups), each with its own communicator. Every share is gathered in index order, so every rank
-// holds the same result and the ranking is the same for any rank count.
+// Branch and bound: every survivor carries a floor under its estimate (search/iteration_bound.hpp); they
+// are estimated best floor first, and once a floor is worse than the max(top, simulate)-th best estimate
+// so far, the rest are skipped: the best max(top, simulate) are exactly those of estimating everything.
+//
+// Over MPI: rank r prunes the points r, r + R, r + 2R, ... of the product; the estimates go in rounds of
+// a fixed size, candidate j of a round on rank j mod R; the finalists are simulated by groups of
+// --ranks-per-candidate ranks (finalist f by group f mod groups), each with its own communicator. Every
+// share is gathered in index order, so every rank holds the same result and the ranking (and what is
+// estimated and skipped) is the same for any rank count.
+//
+// --output keeps a journal of every estimate and simulation (app/search_journal.hpp); --resume reads it
+// back and makes only what it lacks.
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -30,6 +38,10 @@ struct SearchOptions {
   std::uint32_t simulate = 8;             // finalists run by the event engine (0: estimates only)
   std::uint32_t ranks_per_candidate = 1;  // ranks per simulated finalist
   std::optional<models::network::Fidelity> fidelity;  // the finalists' network fidelity (default: the scenario's)
+  std::uint32_t top = 10;   // rows wanted: branch and bound keeps the best max(top, simulate) exact
+  bool exhaustive = false;  // estimate every survivor (no branch and bound)
+  std::string output;       // --output: the journal (app/search_journal.hpp); empty: none
+  bool resume = false;      // --resume: read `output` back and go on from it
 };
 
 struct RankedLayout {
@@ -50,6 +62,8 @@ struct SearchResult {
   std::map<std::string, std::uint64_t> pruned;  // by rule
   std::vector<RankedLayout> ranked;             // finalists by simulated score, then the rest by estimate
   std::uint32_t simulated = 0;
+  std::uint64_t skipped = 0;   // survivors not estimated: their floor is worse than the needed-th best
+  std::uint64_t resumed = 0;   // estimates read from the journal instead of made
   std::optional<double> spearman;  // of estimated and simulated scores over the finalists
   double prune_seconds = 0, estimate_seconds = 0, simulate_seconds = 0;  // wall time of each phase
 };

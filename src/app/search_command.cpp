@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/exit_codes.hpp"
+#include "app/cluster_search.hpp"
 #include "app/layout_search.hpp"
 #include "app/run_failure.hpp"
 #include "app/scenario_errors.hpp"
@@ -60,6 +61,30 @@ nlohmann::ordered_json figures_json(const search::RunFigures& f) {
   return j;
 }
 
+nlohmann::ordered_json layout_json(const RankedLayout& l, std::uint64_t devices) {
+  const auto& p = l.candidate.parallel;
+  nlohmann::ordered_json row;
+  row["layout"] = search::describe(p, devices);
+  row["parallel"] = {{"tensor", p.tensor},
+                     {"pipeline", p.pipeline},
+                     {"virtual_stages", p.virtual_stages},
+                     {"data", p.data},
+                     {"context", p.context},
+                     {"expert", p.expert},
+                     {"micro_batch", p.micro_batch},
+                     {"zero_stage", p.zero_stage},
+                     {"recompute", search::recompute_name(p.recompute)},
+                     {"sequence_parallel", p.sequence_parallel}};
+  if (p.first_stage_layers) row["parallel"]["first_stage_layers"] = *p.first_stage_layers;
+  if (p.last_stage_layers) row["parallel"]["last_stage_layers"] = *p.last_stage_layers;
+  row["memory_bytes_per_device"] = l.candidate.peak_memory;
+  row["by"] = l.simulated ? "simulated" : l.failure.empty() ? "estimate" : "refused";
+  row["estimate"] = figures_json(l.estimated);
+  if (l.simulated) row["simulated"] = figures_json(l.figures);
+  if (!l.failure.empty()) row["failure"] = l.failure;
+  return row;
+}
+
 nlohmann::ordered_json result_json(const SearchResult& r, const SearchOptions& options, std::uint32_t top,
                                    std::uint64_t devices) {
   nlohmann::ordered_json j;
@@ -70,37 +95,68 @@ nlohmann::ordered_json result_json(const SearchResult& r, const SearchOptions& o
   for (const auto& [rule, n] : r.pruned) pruned[rule] = n;
   j["pruned"] = pruned;
   j["estimated"] = r.ranked.size();
+  j["skipped_by_floor"] = r.skipped;
+  j["estimates_resumed"] = r.resumed;
   j["simulated"] = r.simulated;
   j["spearman"] = r.spearman ? nlohmann::ordered_json(*r.spearman) : nlohmann::ordered_json();
   j["seconds"] = {{"prune", r.prune_seconds}, {"estimate", r.estimate_seconds}, {"simulate", r.simulate_seconds}};
   nlohmann::ordered_json ranked = nlohmann::ordered_json::array();
   const std::size_t rows = std::min<std::size_t>(top, r.ranked.size());
   for (std::size_t i = 0; i < rows; ++i) {
-    const RankedLayout& l = r.ranked[i];
-    const auto& p = l.candidate.parallel;
     nlohmann::ordered_json row;
     row["rank"] = i + 1;
-    row["layout"] = search::describe(p, devices);
-    row["parallel"] = {{"tensor", p.tensor},
-                       {"pipeline", p.pipeline},
-                       {"virtual_stages", p.virtual_stages},
-                       {"data", p.data},
-                       {"context", p.context},
-                       {"expert", p.expert},
-                       {"micro_batch", p.micro_batch},
-                       {"zero_stage", p.zero_stage},
-                       {"recompute", search::recompute_name(p.recompute)},
-                       {"sequence_parallel", p.sequence_parallel}};
-    if (p.first_stage_layers) row["parallel"]["first_stage_layers"] = *p.first_stage_layers;
-    if (p.last_stage_layers) row["parallel"]["last_stage_layers"] = *p.last_stage_layers;
-    row["memory_bytes_per_device"] = l.candidate.peak_memory;
-    row["by"] = l.simulated ? "simulated" : l.failure.empty() ? "estimate" : "refused";
-    row["estimate"] = figures_json(l.estimated);
-    if (l.simulated) row["simulated"] = figures_json(l.figures);
-    if (!l.failure.empty()) row["failure"] = l.failure;
+    row.update(layout_json(r.ranked[i], devices));
     ranked.push_back(row);
   }
   j["ranked"] = ranked;
+  return j;
+}
+
+std::string cluster_table(const std::vector<ClusterResult>& results) {
+  using A = io::TextTable::Align;
+  io::TextTable t({"#", "cluster", "devices", "best layout", "iteration", "by", "time to train", "cost", "carbon",
+                   "front: cost", "front: carbon"},
+                  {A::right, A::left, A::right, A::left, A::right, A::left, A::right, A::right, A::right, A::left,
+                   A::left});
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const ClusterResult& c = results[i];
+    const auto& ranked = c.search.ranked;
+    if (ranked.empty()) {
+      t.add_row({std::to_string(i + 1), c.cluster.name, io::with_commas(c.devices), "no layout fits", "", "", "", "",
+                 "", "", ""});
+      continue;
+    }
+    const RankedLayout& l = ranked[0];
+    const search::RunFigures& f = l.figures;
+    t.add_row({std::to_string(i + 1), c.cluster.name, io::with_commas(c.devices),
+               search::describe(l.candidate.parallel, c.devices), io::format_seconds(f.iteration_seconds),
+               l.simulated ? "simulated" : l.failure.empty() ? "estimate" : "refused",
+               io::format_seconds(f.time_to_train_seconds), io::format_usd(f.cost_usd),
+               fmt::format("{:.4g} t", f.carbon_kg / 1e3), c.on_cost_front ? "yes" : "", c.on_carbon_front ? "yes" : ""});
+  }
+  return t.render();
+}
+
+nlohmann::ordered_json cluster_json(const std::vector<ClusterResult>& results, const SearchOptions& options) {
+  nlohmann::ordered_json j;
+  j["objective"] = search::objective_name(options.objective);
+  nlohmann::ordered_json clusters = nlohmann::ordered_json::array();
+  for (const ClusterResult& c : results) {
+    nlohmann::ordered_json row;
+    row["cluster"] = c.cluster.name;
+    row["overrides"] = c.cluster.overrides;
+    row["devices"] = c.devices;
+    row["accelerator"] = c.accelerator;
+    row["layouts"] = c.search.layouts;
+    row["estimated"] = c.search.ranked.size();
+    row["skipped_by_floor"] = c.search.skipped;
+    row["simulated"] = c.search.simulated;
+    row["best"] = c.search.ranked.empty() ? nlohmann::ordered_json() : layout_json(c.search.ranked[0], c.devices);
+    row["pareto_time_cost"] = c.on_cost_front;
+    row["pareto_time_carbon"] = c.on_carbon_front;
+    clusters.push_back(row);
+  }
+  j["clusters"] = clusters;
   return j;
 }
 
@@ -117,6 +173,14 @@ SearchCommand::SearchCommand(CLI::App& parent)
   command_->add_option("--simulate", simulate_, "Best layouts by the estimate run by the event engine (default 8)");
   command_->add_option("--ranks-per-candidate", ranks_per_candidate_, "MPI ranks per simulated layout (default 1)");
   command_->add_option("--fidelity", fidelity_, "Network fidelity of the simulated layouts (default: the config's)");
+  command_->add_option("--cluster-space", cluster_space_,
+                       "Search every cluster of 'accelerator=a,b nic=x,y oversubscription=1,2 domain=8,72 nodes=...' "
+                       "for its best layout; the Pareto fronts of time to train against cost and carbon");
+  command_->add_option("--output", output_,
+                       "Journal of every estimated and simulated candidate (JSON), kept up to date as they finish");
+  command_->add_flag("--resume", resume_, "Go on from the --output journal of an interrupted search");
+  command_->add_flag("--exhaustive", exhaustive_,
+                     "Estimate every layout that fits (default: skip those whose floor cannot make the top)");
   command_->add_flag("--json", json_, "Also print the result as JSON on the last line");
   command_->add_flag("--quiet", quiet_, "No progress lines on stderr");
 }
@@ -132,6 +196,10 @@ int SearchCommand::execute(const boost::mpi::communicator& comm) {
     options.objective = search::parse_objective(objective_);
     options.simulate = simulate_;
     options.ranks_per_candidate = ranks_per_candidate_;
+    options.top = top_;
+    options.exhaustive = exhaustive_;
+    options.output = output_;
+    options.resume = resume_;
     if (!fidelity_.empty()) {
       std::string names;
       for (const auto& f : models::network::fidelities()) {
@@ -145,6 +213,20 @@ int SearchCommand::execute(const boost::mpi::communicator& comm) {
     const SearchProgress progress = [&](const std::string& line) {
       if (printer && !quiet_) std::cerr << "search: " << line << '\n';
     };
+    if (!cluster_space_.empty()) {
+      if (!output_.empty())
+        throw std::invalid_argument("--output: not with --cluster-space (a journal holds one cluster's search)");
+      const auto clusters = run_cluster_search(comm, config_, overrides_, search::parse_cluster_space(cluster_space_),
+                                               options, progress);
+      if (!printer) return kExitOk;
+      std::cout << io::scenario_header(scenario, fmt::format("cluster search over {} clusters, each its best layout",
+                                                              clusters.size()));
+      std::cout << fmt::format("ranked by {}; front: on the Pareto front of time to train against cost (carbon)\n",
+                               search::objective_name(options.objective));
+      std::cout << cluster_table(clusters);
+      if (json_) std::cout << cluster_json(clusters, options).dump() << '\n';
+      return kExitOk;
+    }
     result = run_search(comm, scenario, options, progress);
   } catch (const io::ConfigError& e) {
     if (printer) std::cerr << e.what() << '\n';
@@ -166,10 +248,12 @@ int SearchCommand::execute(const boost::mpi::communicator& comm) {
   std::cout << fmt::format("space     {}\n", search::describe(result.space));
   std::string pruned;
   for (const auto& [rule, n] : result.pruned) pruned += fmt::format("{}{} {}", pruned.empty() ? "" : ", ", rule, io::with_commas(n));
-  std::cout << fmt::format("layouts   {} examined, {} pruned ({}), {} estimated, {} simulated\n",
+  std::cout << fmt::format("layouts   {} examined, {} pruned ({}), {} estimated, {} skipped by their floor, {} "
+                           "simulated\n",
                            io::with_commas(result.layouts),
-                           io::with_commas(result.layouts - result.ranked.size()),
-                           pruned.empty() ? "none" : pruned, io::with_commas(result.ranked.size()), result.simulated);
+                           io::with_commas(result.layouts - result.ranked.size() - result.skipped),
+                           pruned.empty() ? "none" : pruned, io::with_commas(result.ranked.size()),
+                           io::with_commas(result.skipped), result.simulated);
   if (result.spearman)
     std::cout << fmt::format("estimate  Spearman rank correlation with the simulated finalists: {:.3f}\n", *result.spearman);
   std::cout << fmt::format("ranked by {} ({})\n", search::objective_name(options.objective),

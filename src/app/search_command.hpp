@@ -30,6 +30,10 @@ class SearchCommand final : public Command {
   std::uint32_t simulate_ = 8;
   std::uint32_t ranks_per_candidate_ = 1;
   std::string fidelity_;
+  std::string cluster_space_;
+  std::string output_;
+  bool resume_ = false;
+  bool exhaustive_ = false;
   bool json_ = false;
   bool quiet_ = false;
 };

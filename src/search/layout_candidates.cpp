@@ -9,6 +9,7 @@
 
 #include "models/workload/memory_model.hpp"
 #include "models/workload/training_layout.hpp"
+#include "search/iteration_bound.hpp"
 
 namespace rackscale::search {
 
@@ -129,7 +130,9 @@ Pruning prune_layouts(const wl::TrainingSpec& spec, const models::network::Clust
         continue;
       }
       p->data = layout.data();
-      result.kept.push_back(Candidate{index, *p, peak});
+      const IterationBound floor = bound_iteration(layout, cluster);
+      result.kept.push_back(
+          Candidate{index, *p, peak, layout.tokens_per_iteration(), floor.iteration, floor.least_compute});
     } catch (const std::invalid_argument& e) {
       ++result.pruned[rule_of(e.what())];
     }

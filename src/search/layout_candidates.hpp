@@ -9,6 +9,7 @@
 //      parallelism, EP within DP x CP ...), counted under the config key its message names;
 //   2. "memory": the largest pipeline stage's peak (models/workload/memory_model.hpp) exceeds the
 //      accelerator's memory.
+// Each survivor carries the floor under its estimate (iteration_bound.hpp), for branch and bound.
 // Virtual stages over 1 need more than one pipeline stage; uneven layer counts: when the layers do not
 // divide over pipeline x virtual stages, the first and last stages take fewer (Llama 3's 126 layers on
 // 16 x 4 chunks: 7 on each end, 8 on every other stage), if that gives every chunk at least one layer.
@@ -20,6 +21,7 @@
 
 #include "models/network/cluster_spec.hpp"
 #include "models/workload/training_spec.hpp"
+#include "pdes/time.hpp"
 #include "search/layout_space.hpp"
 
 namespace rackscale::search {
@@ -27,8 +29,13 @@ namespace rackscale::search {
 // One layout that passed every rule.
 struct Candidate {
   std::uint64_t index = 0;  // its position in the space's product (the enumeration order)
-  models::workload::ParallelSpec parallel;
+  models::workload::ParallelSpec parallel;  // data parallelism derived (TrainingLayout::data)
   std::uint64_t peak_memory = 0;  // bytes per device, the largest stage's
+  std::uint64_t tokens_per_iteration = 0;
+  // The floor under its estimate (iteration_bound.hpp): no stage ends before floor_iteration, and every
+  // stage computes at least floor_compute.
+  pdes::SimTime floor_iteration = 0;
+  pdes::SimTime floor_compute = 0;
 };
 
 struct Pruning {

@@ -7,7 +7,8 @@
 
 #include "models/accelerator/compute_model.hpp"
 #include "models/network/cabling.hpp"
-#include "models/tco/accounting.hpp"
+#include "models/power/power_model.hpp"
+#include "models/tco/tco_settings.hpp"
 #include "models/tco/run_measures.hpp"
 
 namespace rackscale::search {
@@ -58,10 +59,26 @@ RunFigures run_figures(const IterationFigures& it, std::uint64_t tokens_per_iter
   const std::uint64_t budget = costs.settings.inputs.token_budget;
   f.iterations = budget > 0 ? models::tco::iterations_for_tokens(budget, tokens_per_iteration) : 1;
   f.time_to_train_seconds = t * static_cast<double>(f.iterations);
-  models::tco::AccountingRequest request;
-  request.device_hours = static_cast<double>(costs.devices) * f.time_to_train_seconds / 3600.0;
-  request.utilization = std::clamp(static_cast<double>(it.compute) / static_cast<double>(it.iteration), 0.0, 1.0);
-  const auto report = models::tco::account(costs.settings, costs.inventory, costs.power, request, costs.accelerator);
+  // The TCO model's accounting without a simulation (models/tco/accounting.hpp: each accelerator and host
+  // at the utilization between idle and active, the network idle plus its optics), stated per iteration
+  // over the run's iterations: account() states the run as one iteration, which overflows the clock for
+  // runs over about 213 days (slow layouts of big jobs).
+  const double u = std::clamp(static_cast<double>(it.compute) / static_cast<double>(it.iteration), 0.0, 1.0);
+  models::tco::RunMeasures m;
+  m.iteration_time = it.iteration;
+  m.iterations = f.iterations;
+  m.tokens_per_iteration = tokens_per_iteration;
+  m.devices = costs.devices;
+  const auto& bom = costs.inventory.bom;
+  models::tco::EnergyByClass& e = m.it_joules_per_iteration;
+  e.accelerators = static_cast<double>(costs.devices) * models::power::power_watts(costs.power.accelerator, u) * t;
+  e.hosts = static_cast<double>(costs.inventory.counts.hosts) * models::power::power_watts(costs.power.host, u) * t;
+  e.nics = bom.nics ? static_cast<double>(bom.nics->count) * bom.nics->idle_watts * t : 0.0;
+  for (const auto& s : bom.switches) e.switches += s.idle_watts * t;
+  e.optics = bom.optics_watts() * t;
+  models::tco::TcoSettings whole_run = costs.settings;
+  whole_run.inputs.token_budget = 0;  // the run is given by its iterations
+  const auto report = models::tco::compute_tco(whole_run, costs.inventory, m, costs.accelerator);
   f.cost_usd = report.whole_run.cost_usd;
   f.carbon_kg = report.whole_run.carbon_kgco2e;
   const double tokens = static_cast<double>(budget > 0 ? budget : tokens_per_iteration);

@@ -1,0 +1,66 @@
+// Branch and bound (app/layout_search.cpp, docs/search.md): a search that skips the layouts whose floor
+// (search/iteration_bound.hpp) cannot reach its best must rank exactly the layouts, with exactly the
+// figures, that estimating every survivor ranks first, for the time and cost objectives, on laptop-64
+// and on Llama 3 70B on 1,024 H100s; and it must skip most of the space.
+#include <cstdio>
+#include <string>
+
+#include <boost/mpi/communicator.hpp>
+#include <gtest/gtest.h>
+
+#include "app/layout_search.hpp"
+#include "io/config/scenario_loader.hpp"
+
+namespace {
+namespace app = rackscale::app;
+
+void same_best(const std::string& config, const std::string& space, rackscale::search::Objective objective,
+               std::uint32_t top, bool expect_skips) {
+  const boost::mpi::communicator world;
+  const auto scenario = rackscale::io::load_scenario(config, {});
+  app::SearchOptions options;
+  options.space = space;
+  options.objective = objective;
+  options.simulate = 0;
+  options.top = top;
+  const auto quiet = [](const std::string&) {};
+  const app::SearchResult bounded = app::run_search(world, scenario, options, quiet);
+  options.exhaustive = true;
+  const app::SearchResult every = app::run_search(world, scenario, options, quiet);
+  EXPECT_EQ(every.skipped, 0u);
+  if (expect_skips) {
+    EXPECT_GT(bounded.skipped, every.ranked.size() / 2);
+  }
+  EXPECT_EQ(bounded.ranked.size() + bounded.skipped, every.ranked.size());
+  ASSERT_GE(bounded.ranked.size(), top);
+  for (std::uint32_t i = 0; i < top; ++i) {
+    EXPECT_EQ(bounded.ranked[i].candidate.index, every.ranked[i].candidate.index) << "rank " << i + 1;
+    EXPECT_EQ(bounded.ranked[i].estimate.iteration, every.ranked[i].estimate.iteration) << "rank " << i + 1;
+    EXPECT_EQ(bounded.ranked[i].figures.cost_usd, every.ranked[i].figures.cost_usd) << "rank " << i + 1;
+  }
+  std::printf("%s: %zu of %zu estimated, the best %u identical\n", config.c_str(), bounded.ranked.size(),
+              every.ranked.size(), top);
+}
+
+constexpr const char* kLaptopSpace =
+    "tensor=1,2,4,8 pipeline=1,2,4 virtual=1,2 context=1,2 micro_batch=1,2,4 zero=0,1,3 "
+    "recompute=none,selective,full";
+
+}  // namespace
+
+TEST(BranchAndBound, LaptopBestByTimeAsEstimatingEverything) {
+  same_best(RACKSCALE_SOURCE_DIR "/configs/training/laptop-64.yaml", kLaptopSpace,
+            rackscale::search::Objective::time, 12, true);
+}
+
+TEST(BranchAndBound, LaptopBestByCostAsEstimatingEverything) {
+  same_best(RACKSCALE_SOURCE_DIR "/configs/training/laptop-64.yaml", kLaptopSpace,
+            rackscale::search::Objective::cost, 5, true);
+}
+
+TEST(BranchAndBound, SeventyBillionBestAsEstimatingEverything) {
+  same_best(RACKSCALE_SOURCE_DIR "/configs/training/llama3-70b-1024-h100.yaml",
+            "tensor=2,4,8 pipeline=4,8,16 virtual=1,5 context=1,2 micro_batch=1,2 zero=1 "
+            "recompute=selective,full sequence_parallel=on",
+            rackscale::search::Objective::time, 4, false);
+}
