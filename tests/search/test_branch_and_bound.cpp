@@ -42,9 +42,17 @@ void same_best(const std::string& config, const std::string& space, rackscale::s
               every.ranked.size(), top);
 }
 
+// Estimating every survivor of the full laptop space (12,384 layouts) ran over 75 minutes under ASan on 2
+// shared cores (docs/reliability.md, fifth attempt): there the test searches a smaller space, and leaves
+// the 1,024-device case to the Release build.
+#ifdef RACKSCALE_UNDER_ASAN
+constexpr const char* kLaptopSpace = "tensor=1,2,4 pipeline=1,2 virtual=1 context=1 micro_batch=1,2 zero=1,3 "
+                                     "recompute=none,full";
+#else
 constexpr const char* kLaptopSpace =
     "tensor=1,2,4,8 pipeline=1,2,4 virtual=1,2 context=1,2 micro_batch=1,2,4 zero=0,1,3 "
     "recompute=none,selective,full";
+#endif
 
 }  // namespace
 
@@ -59,6 +67,9 @@ TEST(BranchAndBound, LaptopBestByCostAsEstimatingEverything) {
 }
 
 TEST(BranchAndBound, SeventyBillionBestAsEstimatingEverything) {
+#ifdef RACKSCALE_UNDER_ASAN
+  GTEST_SKIP() << "left to the Release build: hours under AddressSanitizer (kLaptopSpace above)";
+#endif
   same_best(RACKSCALE_SOURCE_DIR "/configs/training/llama3-70b-1024-h100.yaml",
             "tensor=2,4,8 pipeline=4,8,16 virtual=1,5 context=1,2 micro_batch=1,2 zero=1 "
             "recompute=selective,full sequence_parallel=on",
