@@ -12,6 +12,7 @@
 #include "io/bom_figures.hpp"
 #include "io/tco_results.hpp"
 #include "io/training_figures.hpp"
+#include "io/variability_summary.hpp"
 
 namespace rackscale::io {
 
@@ -134,6 +135,12 @@ void write_training_results(hdf5::File& file, const models::Scenario& scenario, 
   write_collectives(file, run.report);
   write_training(file, run.report);
   write_energy(file, run.report);
+  if (run.report.variability) {
+    Group g = file.create_group("variability");
+    g.set_attribute("description", "variability inside the iteration: the slowdown and the critical path "
+                                   "(docs/goodput.md)");
+    write_figures(g, variability_figures(*run.report.variability));
+  }
   if (run.report.tco) write_tco(file, *run.report.tco);
   if (run.report.bom) write_bom(file, *run.report.bom);
   write_statistics(file, run.report.statistics);

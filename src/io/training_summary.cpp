@@ -12,6 +12,7 @@
 #include "io/tco_figures.hpp"
 #include "io/text_table.hpp"
 #include "io/training_figures.hpp"
+#include "io/variability_summary.hpp"
 
 namespace rackscale::io {
 
@@ -132,6 +133,7 @@ std::string training_summary(const models::Scenario& s, const wl::TrainingReport
   if (r.breakdown_by_stage.size() > 1) out += stage_table_text(r) + "\n";
   if (!r.collectives.empty()) out += collectives_table(r) + "\n";
   out += memory_table(r) + "\n";
+  if (r.variability) out += variability_summary(*r.variability, r.iteration_time) + "\n";
   out += energy_summary(r);
   out += engine_line(r.engine, r.setup_seconds);
   return out;
@@ -145,6 +147,7 @@ nlohmann::ordered_json training_json(const models::Scenario& s, const wl::Traini
   j["collectives"] = table_json(collective_table(r));
   j["energy"] = figures_json(energy_figures(r));
   j["tco"] = r.tco ? tco_json(*r.tco) : nlohmann::ordered_json(nullptr);
+  if (r.variability) j["variability"] = figures_json(variability_figures(*r.variability));
   j["setup_s"] = r.setup_seconds;
   j["partition"] = partition_json(r.partition);
   j["engine"] = engine_json(r.engine);

@@ -8,6 +8,7 @@
 #include <spdlog/spdlog.h>
 
 #include "models/network/build_topology.hpp"
+#include "models/network/degraded_links.hpp"
 #include "models/network/network_context.hpp"
 #include "models/network/network_lps.hpp"
 #include "models/network/rack_graph.hpp"
@@ -20,7 +21,9 @@ namespace net = models::network;
 namespace {
 net::Topology marked_topology(const PhaseMarker& phase, const models::Scenario& scenario) {
   if (phase) phase("building the topology");
-  return net::build_topology(scenario.cluster, scenario.network.routing);
+  net::Topology topology = net::build_topology(scenario.cluster, scenario.network.routing);
+  net::degrade_links(topology, scenario.cluster.degraded_links);
+  return topology;
 }
 }  // namespace
 

@@ -14,6 +14,7 @@
 #include "models/tco/tco_settings.hpp"
 #include "pdes/error.hpp"
 #include "pdes/rank_reduce.hpp"
+#include "sim/critical_path.hpp"
 
 namespace rackscale::sim {
 
@@ -122,6 +123,8 @@ std::unique_ptr<net::DeviceBehaviour> TrainingWorkload::make_device(std::uint32_
       std::make_unique<wl::TrainingRole>(plan_, groups_, device),
       models::collectives::make_collective_engine(scenario.cluster, session_.topology(), {}, layouts_), tallies_,
       scenario.workload.training.iterations, trace_.recorder(device));
+  if (const acc::VariabilitySpec& variability = scenario.workload.training.variability; variability.any())
+    executor->set_variation(acc::ComputeVariation(variability, scenario.simulation.seed, device));
   executors_.emplace_back(device, executor.get());
   return executor;
 }
@@ -132,7 +135,12 @@ pdes::WorkDone TrainingWorkload::work() const {
   return work;
 }
 
-void TrainingWorkload::record(const FinishedRun& /*run*/, pdes::StatisticRegistry& registry) {
+bool TrainingWorkload::varies() const {
+  const models::Scenario& scenario = session_.scenario();
+  return scenario.workload.training.variability.any() || !scenario.cluster.degraded_links.empty();
+}
+
+void TrainingWorkload::record(const FinishedRun& run, pdes::StatisticRegistry& registry) {
   const std::uint32_t iterations = session_.scenario().workload.training.iterations;
   const std::uint32_t stages = plan_.layout.pipeline();
   auto ends = registry.values("iteration_end_ps", "ps", "when the last device finished each iteration",
@@ -172,6 +180,15 @@ void TrainingWorkload::record(const FinishedRun& /*run*/, pdes::StatisticRegistr
       time.record(row[k].time, k);
       longest.record(row[k].longest, k);
     }
+  }
+  if (varies()) {
+    // A per-port table summed over ranks (a message's ports are counted by the rank that sent it).
+    port_busy_.assign(run.counters.size(), 0);
+    pdes::reduce_to_all(run.comm, run.counters.busy(), port_busy_, pdes::Reduction::sum);
+    record_critical_path(run.comm,
+                         {&run.topology, executors_, port_busy_, session_.scenario().cluster.degraded_links,
+                          perfect_iteration_},
+                         registry);
   }
 }
 
@@ -216,6 +233,10 @@ void TrainingWorkload::finish(const FinishedRun& run, const pdes::ReducedStatist
     previous = end;
   }
   report_.iteration_time = report_.iteration_times.empty() ? 0 : report_.iteration_times.back();
+  if (varies())
+    report_.variability = critical_path_report(figures, run.topology, scenario.cluster.degraded_links,
+                                               scenario.workload.training.variability, scenario.simulation.seed,
+                                               report_.iteration_time);
   const double seconds = pdes::to_seconds(report_.iteration_time);
   const double peak = static_cast<double>(report_.devices) * scenario.cluster.accelerator.peak_bf16_flops;
   if (seconds > 0) {
@@ -272,8 +293,11 @@ void TrainingWorkload::meter_energy(const FinishedRun& run) {
   const power::ClusterPower levels = power::cluster_power(scenario.cluster, settings.host_idle_watts,
                                                           settings.host_active_watts, settings.memory_bound_activity);
   // A per-port table, not a figure: summed over ranks as one vector (like traffic's per-port totals).
-  std::vector<std::uint64_t> port_busy(run.counters.size(), 0);
-  pdes::reduce_to_all(run.comm, run.counters.busy(), port_busy, pdes::Reduction::sum);
+  if (port_busy_.empty()) {
+    port_busy_.assign(run.counters.size(), 0);
+    pdes::reduce_to_all(run.comm, run.counters.busy(), port_busy_, pdes::Reduction::sum);
+  }
+  const std::vector<std::uint64_t>& port_busy = port_busy_;
   std::vector<std::pair<std::uint32_t, power::AcceleratorActivity>> devices;
   // The accelerator model does not split compute- from memory-bound time: all of it is compute-bound.
   for (const auto& [device, executor] : executors_) devices.push_back({device, {executor->stats().breakdown.compute(), 0}});

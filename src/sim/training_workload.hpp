@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -42,6 +43,11 @@ class TrainingWorkload final : public Workload {
   void finish(const FinishedRun& run, const pdes::ReducedStatistics& figures) override;
 
   [[nodiscard]] const models::workload::TrainingReport& report() const noexcept { return report_; }
+  // Whether the run has variability inside the iteration (workload.variability or cluster.degraded_links):
+  // its figures then include the critical path (critical_path.hpp).
+  [[nodiscard]] bool varies() const;
+  // The steady-state iteration of the same job without variability, to report the slowdown against.
+  void set_perfect_iteration(pdes::SimTime iteration) { perfect_iteration_ = iteration; }
 
  private:
   void meter_energy(const FinishedRun& run);
@@ -57,6 +63,8 @@ class TrainingWorkload final : public Workload {
   std::shared_ptr<models::collectives::MemberLayouts> layouts_;
   std::vector<std::pair<std::uint32_t, const models::accelerator::DeviceExecutor*>> executors_;  // this rank's, by device
   models::workload::TrainingReport report_;
+  std::optional<pdes::SimTime> perfect_iteration_;
+  std::vector<std::uint64_t> port_busy_;  // summed over ranks, once reduced (record or meter_energy)
 };
 
 }  // namespace rackscale::sim

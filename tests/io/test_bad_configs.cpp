@@ -98,6 +98,20 @@ const std::map<std::string, std::string>& expected_messages() {
       {"tag_unknown.yaml", "4:10: cluster.nodes: expected a value without a YAML tag, found the tag '!count'"},
       {"tag_binary.yaml", "2:7: name: expected a value without a YAML tag, found the tag '!!binary'"},
       {"devices_overflow.yaml", "4:3: cluster.nodes: 8000000000 devices; at most 4294967295 are supported"},
+      {"variability_unknown_distribution.yaml",
+       "14:29: workload.variability.compute.distribution: expected one of none, lognormal, found 'normal'"},
+      {"variability_negative_sigma.yaml", "14:47: workload.variability.compute.sigma: expected a number >= 0, found -0.1"},
+      {"variability_slow_device_out_of_range.yaml",
+       "14:31: workload.variability.compute.slow[0].device: expected a device below 16 (the cluster's devices), found "
+       "16"},
+      {"variability_unknown_jitter.yaml",
+       "14:28: workload.variability.jitter.distribution: expected one of none, exponential, lognormal, found 'gamma'"},
+      {"degraded_link_out_of_range.yaml",
+       "9:27: cluster.degraded_links[0].link: expected a port id below 64 (the topology's ports, /links in the "
+       "results file), found 100000"},
+      {"degraded_link_down.yaml",
+       "9:40: cluster.degraded_links[0].fraction: expected a fraction in (0, 1], found 0: a link that is down (traffic "
+       "rerouted around it) is not modelled yet"},
       {"not_a_mapping.yaml",
        "2:1: expected a mapping of scenario keys (name, cluster, workload, ...), found a sequence"},
   };

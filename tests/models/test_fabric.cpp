@@ -2,12 +2,15 @@
 // comments: one message over h hops, incast, and a ring on a non-blocking switch; on 1 and 2 ranks.
 #include <cstdint>
 #include <memory>
+#include <span>
+#include <stdexcept>
 #include <vector>
 
 #include <boost/mpi/collectives/all_reduce.hpp>
 #include <boost/mpi/communicator.hpp>
 #include <gtest/gtest.h>
 
+#include "models/network/degraded_links.hpp"
 #include "models/network/network_lps.hpp"
 #include "models/network/output_port.hpp"
 #include "models/traffic/traffic_device.hpp"
@@ -86,6 +89,48 @@ TEST(Fabric, AnalyticalMessageOverFourHops) {
   EXPECT_EQ(out.delivered, 2u);
   EXPECT_EQ(out.first, expected);
   EXPECT_EQ(out.last, expected);
+}
+
+// A cable at half its rate (cluster.degraded_links, degraded_links.hpp): the bottleneck's serialization
+// doubles and the latencies stay, in both directions. Analytical: 1000 ns + S / 12.5 GB/s; cut-through
+// chunks: 1000 ns + 16 ser(c, 12.5 GB/s). Degrading a 50 GB/s cable to 25 GB/s instead doubles its own
+// serialization but leaves the time, whose bottleneck is still 25 GB/s.
+TEST(Fabric, ADegradedLinkAtHalfRateDoublesALoneTransfersSerialization) {
+  for (const auto fidelity : {net::Fidelity::analytical, net::Fidelity::chunk}) {
+    auto t = line();
+    const std::uint32_t third = t.port_id(2, 1);  // node 2 -> node 3, the 25 GB/s cable
+    ASSERT_EQ(t.ports[third].peer, 3u);
+    const net::DegradedLink half{third, 0.5};
+    net::degrade_links(t, std::span(&half, 1));
+    EXPECT_EQ(t.ports[third].bandwidth, 12.5 * kGBps);
+    EXPECT_EQ(t.ports[net::reverse_port(t, third)].bandwidth, 12.5 * kGBps);
+    net::NetworkSpec spec;
+    spec.fidelity = fidelity;
+    spec.chunk_bytes = kChunk;
+    const Outcome out = run(t, spec, ring(16 * kChunk));
+    const SimTime expected =
+        1'000'000 + (fidelity == net::Fidelity::analytical ? net::serialization_time(16 * kChunk, 12.5 * kGBps)
+                                                           : 16 * net::serialization_time(kChunk, 12.5 * kGBps));
+    EXPECT_EQ(out.first, expected);
+    EXPECT_EQ(out.last, expected);
+
+    auto u = line();
+    const net::DegradedLink first{u.port_id(0, 0), 0.5};
+    net::degrade_links(u, std::span(&first, 1));
+    const Outcome same = run(u, spec, ring(16 * kChunk));
+    EXPECT_EQ(same.last, 1'000'000 + (fidelity == net::Fidelity::analytical
+                                          ? net::serialization_time(16 * kChunk, 25 * kGBps)
+                                          : 16 * net::serialization_time(kChunk, 25 * kGBps)));
+  }
+}
+
+// Degraded links outside the topology or at a fraction outside (0, 1] are refused, naming the entry.
+TEST(Fabric, DegradedLinksOutOfRangeAreRefused) {
+  auto t = line();
+  const net::DegradedLink beyond{static_cast<std::uint32_t>(t.ports.size()), 0.5};
+  EXPECT_THROW(net::degrade_links(t, std::span(&beyond, 1)), std::invalid_argument);
+  const net::DegradedLink down{0, 0.0};
+  EXPECT_THROW(net::degrade_links(t, std::span(&down, 1)), std::invalid_argument);
 }
 
 // Cut-through chunks: the same as analytical when nothing contends, chunk by chunk:

@@ -13,6 +13,7 @@
 #include "io/config/presets.hpp"
 #include "io/config/goodput_loader.hpp"
 #include "io/config/tco_loader.hpp"
+#include "io/config/variability_loader.hpp"
 #include "io/config/workload_loader.hpp"
 #include "io/config/yaml_reader.hpp"
 #include "models/workload/job_pods.hpp"
@@ -232,7 +233,7 @@ net::ClusterSpec read_cluster(const ConfigNode& node, const std::string& presets
   const MapReader r(
       node, "cluster",
       {"nodes", "devices_per_node", "nodes_per_rack", "nics_per_node", "accelerator", "nic", "scale_up", "scale_out",
-       "storage"},
+       "storage", "degraded_links"},
       locations);
   net::ClusterSpec c;
   c.nodes = r.required("nodes", read_count);
@@ -353,6 +354,10 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
   // Derived fat-tree pods hold whole data-parallel groups of a training job where they fit.
   if (scenario.workload.kind == models::WorkloadKind::training)
     models::workload::align_pods_to_job(scenario.cluster, scenario.workload.training);
+  // After the pods are aligned: the ports a degraded link names are those of the topology that is built.
+  if (const ConfigEntry* degraded = r.require("cluster").find("degraded_links"))
+    scenario.cluster.degraded_links =
+        read_degraded_links(degraded->value, "cluster.degraded_links", scenario.cluster, locations);
   scenario.simulation = read_simulation(r.find("simulation"), scenario.workload.kind, locations);
   scenario.tco = read_tco(r.find("tco"), scenario.cluster, locations);
   // cluster.storage (read here: the cluster's spec is the network's) and goodput: the run-level model's.

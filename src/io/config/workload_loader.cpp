@@ -11,6 +11,7 @@
 #include "io/config/config_error.hpp"
 #include "io/config/did_you_mean.hpp"
 #include "io/config/units.hpp"
+#include "io/config/variability_loader.hpp"
 #include "models/workload/training_layout.hpp"
 
 namespace rackscale::io {
@@ -260,6 +261,8 @@ wl::TrainingSpec read_training(const MapReader& r, const models::network::Cluste
   t.memory_warn_only = r.optional("memory", false, [](const ConfigNode& v, const std::string& p) {
     return read_choice(v, p, {"stop", "warn"}) == 1;
   });
+  if (const ConfigNode* n = r.find("variability"))
+    t.variability = read_variability(*n, r.path_of("variability"), cluster.devices(), locations);
   // Relations between values (divisibility, group sizes) are the layout's to check; its messages start
   // with the key path, which locates them.
   try {
@@ -464,7 +467,7 @@ const std::vector<TypeKeys>& type_keys() {
        models::WorkloadKind::collective,
        {"op", "min_bytes", "max_bytes", "step_factor", "step_bytes", "data_type", "redop", "root", "devices",
         "algorithm"}},
-      {"training", models::WorkloadKind::training, {"model", "parallel", "stack", "iterations", "memory"}},
+      {"training", models::WorkloadKind::training, {"model", "parallel", "stack", "iterations", "memory", "variability"}},
       {"trace", models::WorkloadKind::trace, {"format", "files", "mapping", "control_dependencies", "cpu_ops"}},
   };
   return table;

@@ -181,7 +181,10 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
       charge_idle_until(now);
       compute_busy_ = true;
       compute_started_ = now;
-      device.schedule(compute_time(accelerator_, op.cost), kOpDone, pdes::to_payload(OpDone{i, iteration_}));
+      const pdes::SimTime perfect = compute_time(accelerator_, op.cost);
+      const pdes::SimTime took =
+          variation_.active() ? variation_.duration(perfect, iteration_, i, op.cost.kernels) : perfect;
+      device.schedule(took, kOpDone, pdes::to_payload(OpDone{i, iteration_}));
       break;
     }
     case OpKind::collective: {

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/accelerator/compute_variability.hpp"
 #include "models/accelerator/device_role.hpp"
 #include "models/vocabulary/program.hpp"
 #include "models/accelerator/span_recorder.hpp"
@@ -134,6 +135,11 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   void save(boost::archive::binary_oarchive& out) const override;
   void load(network::DeviceLp& device, boost::archive::binary_iarchive& in) override;
 
+  // Stretches and jitters this device's compute ops (compute_variability.hpp); none by default. Derived
+  // from the scenario, so a checkpoint does not save it: set it again before a restart's load.
+  void set_variation(const ComputeVariation& variation) noexcept { variation_ = variation; }
+  [[nodiscard]] const ComputeVariation& variation() const noexcept { return variation_; }
+
   [[nodiscard]] const DeviceStats& stats() const noexcept { return stats_; }
   // Ops finished over all iterations, out of iterations x ops per iteration: how far this device is,
   // for progress reports.
@@ -204,6 +210,7 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   std::vector<std::uint32_t> members_;
   DeviceStats stats_;
   SpanRecorder& spans_;
+  ComputeVariation variation_;
   std::uint64_t ops_finished_ = 0;            // over all iterations
 };
 

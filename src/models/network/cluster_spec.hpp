@@ -91,6 +91,13 @@ struct ScaleOutSpec {
   }
 };
 
+// A cable running at a fraction of its rate (cluster.degraded_links): both directions of the cable
+// whose port `port` is (the port ids of the results file's /links).
+struct DegradedLink {
+  std::uint32_t port = 0;
+  double fraction = 1.0;  // (0, 1]
+};
+
 struct ClusterSpec {
   std::uint32_t nodes = 0;
   std::uint32_t devices_per_node = 8;
@@ -100,6 +107,7 @@ struct ClusterSpec {
   NicSpec nic;
   ScaleUpSpec scale_up;
   ScaleOutSpec scale_out;
+  std::vector<DegradedLink> degraded_links;  // applied to the built topology (degraded_links.hpp)
 
   [[nodiscard]] std::uint64_t devices() const noexcept {
     return static_cast<std::uint64_t>(nodes) * devices_per_node;

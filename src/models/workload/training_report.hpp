@@ -8,6 +8,7 @@
 
 #include "models/accelerator/device_executor.hpp"
 #include "models/workload/memory_model.hpp"
+#include "models/workload/variability_report.hpp"
 #include "models/network/partition_report.hpp"
 #include "models/power/cluster_energy.hpp"
 #include "models/tco/run_measures.hpp"
@@ -80,6 +81,8 @@ struct TrainingReport {
   // The network's bill of materials (docs/tco.md), the same on every rank.
   std::optional<tco::BillOfMaterials> bom;
   pdes::EngineTotals engine;                   // rank 0 only
+  // Set when the run had variability (workload.variability) or degraded links (cluster.degraded_links).
+  std::optional<VariabilityReport> variability;
 };
 
 [[nodiscard]] const char* group_name(accelerator::GroupKind group);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "models/accelerator/compute_variability.hpp"
 #include "models/vocabulary/program.hpp"
 #include "models/collectives/bench_sizes.hpp"
 #include "models/workload/stack_spec.hpp"
@@ -90,6 +91,8 @@ struct TrainingSpec {
   StackSpec stack;  // how the framework schedules communication (stack_spec.hpp)
   std::uint32_t iterations = 1;       // iterations simulated
   bool memory_warn_only = false;      // a job that does not fit: warn instead of stopping
+  // Slow devices and kernel jitter (workload.variability; accelerator/compute_variability.hpp).
+  accelerator::VariabilitySpec variability;
 };
 
 // An nccl-tests style sweep: one collective over the first `devices` devices at every size from
