@@ -14,13 +14,14 @@ using models::accelerator::Algorithm;
 CollectiveSizeWorkload::CollectiveSizeWorkload(Session& session, coll::CollectiveCall& call,
                                                const coll::FabricFigures& figures, std::uint64_t count)
     : session_(session), call_(call), figures_(figures) {
+  options_.channels = session.scenario().workload.collective.channels;
   point_.bytes = call.bytes;
   point_.count = count;
 }
 
 std::unique_ptr<models::network::DeviceBehaviour> CollectiveSizeWorkload::make_device(std::uint32_t /*device*/) {
   return std::make_unique<coll::CollectiveBenchDevice>(
-      coll::make_collective_engine(session_.scenario().cluster, session_.topology(), {}, layouts_), call_, stats_);
+      coll::make_collective_engine(session_.scenario().cluster, session_.topology(), options_, layouts_), call_, stats_);
 }
 
 void CollectiveSizeWorkload::record(const FinishedRun& run, pdes::StatisticRegistry& registry) {
@@ -45,7 +46,7 @@ void CollectiveSizeWorkload::finish(const FinishedRun& run, const pdes::ReducedS
                                                bytes, completed, n));
   point_.time = figures["last_end_ps"].values[0] - figures["first_start_ps"].values[0];
   point_.algorithm = static_cast<Algorithm>(figures["algorithm"].values[0]);
-  const coll::CallPlan plan = coll::plan_call(session_.scenario().cluster, call_, {});
+  const coll::CallPlan plan = coll::plan_call(session_.scenario().cluster, call_, options_);
   point_.channels = plan.channels;
   point_.pieces = plan.pieces;
   // NCCL's model covers its ring (broadcast and reduce: their chain), tree and NVLS; its all-to-all,

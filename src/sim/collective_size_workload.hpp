@@ -39,6 +39,8 @@ class CollectiveSizeWorkload final : public Workload {
   Session& session_;
   models::collectives::CollectiveCall& call_;
   const models::collectives::FabricFigures& figures_;
+  // The model's defaults but the sweep's channels (workload.channels), for every member's engine.
+  models::collectives::CollectiveOptions options_;
   models::collectives::BenchStats stats_;
   // One layout cache for the rank's engines: each call's member list is analysed once per rank.
   std::shared_ptr<models::collectives::MemberLayouts> layouts_ = std::make_shared<models::collectives::MemberLayouts>();

@@ -211,7 +211,8 @@ TEST(WorkloadConfig, CollectiveSweep) {
                                                 "  min_bytes: 1KiB\n"
                                                 "  max_bytes: 1GiB\n"
                                                 "  devices: 8\n"
-                                                "  algorithm: ring\n"));
+                                                "  algorithm: ring\n"
+                                                "  channels: 2\n"));
   ASSERT_EQ(s.workload.kind, models::WorkloadKind::collective);
   const wl::CollectiveBenchSpec& c = s.workload.collective;
   EXPECT_EQ(c.op, models::accelerator::CollectiveKind::all_gather);
@@ -219,12 +220,14 @@ TEST(WorkloadConfig, CollectiveSweep) {
   EXPECT_EQ(c.max_bytes, 1u << 30);
   EXPECT_EQ(c.devices, 8u);
   EXPECT_EQ(c.algorithm, models::accelerator::Algorithm::ring);
+  EXPECT_EQ(c.channels, 2u);
 
   const models::Scenario d = load_text(scenario("  type: collective\n  op: all_reduce\n"));
   EXPECT_EQ(d.workload.collective.min_bytes, 8u);
   EXPECT_EQ(d.workload.collective.max_bytes, 8ULL << 30);
   EXPECT_EQ(d.workload.collective.devices, 0u);
   EXPECT_EQ(d.workload.collective.algorithm, models::accelerator::Algorithm::automatic);
+  EXPECT_EQ(d.workload.collective.channels, 0u);  // the collectives model's default
   // nccl-tests' defaults where it has them: floats summed, root 0; sizes doubling.
   EXPECT_EQ(d.workload.collective.step_factor, 2u);
   EXPECT_EQ(d.workload.collective.data_type, rackscale::models::collectives::DataType::float32);
@@ -370,6 +373,10 @@ TEST(WorkloadConfig, BadValuesGiveOneLocatedLine) {
        "bytes), found more"},
       {"collective root", "  type: collective\n  op: gather\n  devices: 4\n  root: 4\n",
        "14:9: workload.root: expected a rank below 4 (the devices taking part), found 4"},
+      {"collective no channels", "  type: collective\n  op: all_reduce\n  channels: 0\n",
+       "13:13: workload.channels: expected an integer >= 1, found 0"},
+      {"collective channels above NCCL's", "  type: collective\n  op: all_reduce\n  channels: 65\n",
+       "13:13: workload.channels: expected an integer <= 64, found 65"},
       {"collective data type", "  type: collective\n  op: all_reduce\n  data_type: fp16\n",
        "13:14: workload.data_type: expected one of int8, uint8, int32, uint32, int64, uint64, half, float, double, "
        "bfloat16, f8e4m3, f8e5m2, found 'fp16'"},

@@ -12,6 +12,7 @@
 #include "io/config/did_you_mean.hpp"
 #include "io/config/units.hpp"
 #include "io/config/variability_loader.hpp"
+#include "models/collectives/collective_plan.hpp"
 #include "models/workload/training_layout.hpp"
 
 namespace rackscale::io {
@@ -361,6 +362,11 @@ wl::CollectiveBenchSpec read_collective(const MapReader& r, std::uint64_t device
                                  {"hierarchical", Algorithm::hierarchical},
                                  {"nvls", Algorithm::nvls}});
   });
+  // NCCL runs at most MAXCHANNELS channels; a call whose messages would not all get a number runs fewer
+  // (docs/models.md, "Channels and pipelining"), as the results' channels show.
+  c.channels = r.optional("channels", c.channels, [](const ConfigNode& v, const std::string& p) {
+    return static_cast<std::uint32_t>(read_integer(v, p, 1, coll::kMaxChannels));
+  });
   return c;
 }
 
@@ -466,7 +472,7 @@ const std::vector<TypeKeys>& type_keys() {
       {"collective",
        models::WorkloadKind::collective,
        {"op", "min_bytes", "max_bytes", "step_factor", "step_bytes", "data_type", "redop", "root", "devices",
-        "algorithm"}},
+        "algorithm", "channels"}},
       {"training", models::WorkloadKind::training, {"model", "parallel", "stack", "iterations", "memory", "variability"}},
       {"trace", models::WorkloadKind::trace, {"format", "files", "mapping", "control_dependencies", "cpu_ops"}},
   };

@@ -11,29 +11,38 @@
 namespace rackscale::models::network {
 
 namespace {
-// Eight entries per device (a ring's device keeps a flow per channel to each neighbour: 8 to 16 keys), a
-// power of two from 2^12 to 2^18 entries (16 MiB).
+// Sixteen entries per device (a ring's device keeps a flow per channel to its neighbour: up to 8 keys,
+// at most half the entries), in sets of two: a power of two from 2^11 to 2^18 sets (32 MiB).
 unsigned bits_for(std::size_t devices) {
-  unsigned bits = 12;
+  unsigned bits = 11;
   while (bits < 18 && (std::size_t{1} << bits) < 8 * devices) ++bits;
   return bits;
+}
+
+bool holds(const FlowPathCache::Path& entry, NodeId src, NodeId dst, std::uint64_t flow) noexcept {
+  return entry.src == src && entry.dst == dst && entry.flow == flow;
 }
 }  // namespace
 
 std::size_t FlowPathCache::table_bytes(std::size_t devices) noexcept {
-  return (std::size_t{1} << bits_for(devices)) * sizeof(Path);
+  return (std::size_t{1} << bits_for(devices)) * kWays * sizeof(Path);
 }
 
 const FlowPathCache::Path* FlowPathCache::find(NodeId src, NodeId dst, std::uint64_t flow) {
   if (paths_.empty()) {
     bits_ = bits_for(topology_.device_count());
-    paths_.resize(std::size_t{1} << bits_);
+    paths_.resize((std::size_t{1} << bits_) * kWays);
   }
   const std::uint64_t key = ((static_cast<std::uint64_t>(src) << 32 | dst) ^ (flow * 0xC2B2'AE3D'27D4'EB4FULL)) *
                             0x9E37'79B9'7F4A'7C15ULL;
-  Path& slot = paths_[key >> (64 - bits_)];
-  if (slot.src == src && slot.dst == dst && slot.flow == flow) return slot.hops == 0 ? nullptr : &slot;
+  Path* const set = &paths_[(key >> (64 - bits_)) * kWays];
+  if (holds(set[0], src, dst, flow)) return set[0].hops == 0 ? nullptr : &set[0];
+  if (holds(set[1], src, dst, flow)) {
+    std::swap(set[0], set[1]);  // the one used last first
+    return set[0].hops == 0 ? nullptr : &set[0];
+  }
 
+  ++walks_;
   Path path;
   path.src = src;
   path.dst = dst;
@@ -54,8 +63,9 @@ const FlowPathCache::Path* FlowPathCache::find(NodeId src, NodeId dst, std::uint
     at = port.peer;
   }
   path.hops = hops <= kMaxHops ? hops : 0;
-  slot = path;
-  return slot.hops == 0 ? nullptr : &slot;
+  set[1] = set[0];  // the one used less recently leaves
+  set[0] = path;
+  return set[0].hops == 0 ? nullptr : &set[0];
 }
 
 }  // namespace rackscale::models::network

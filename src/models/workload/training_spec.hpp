@@ -109,6 +109,9 @@ struct CollectiveBenchSpec {
   std::uint32_t root = 0;                                    // ops with a root (accelerator::has_root)
   std::uint32_t devices = 0;  // 0: every device of the cluster
   accelerator::Algorithm algorithm = accelerator::Algorithm::automatic;
+  // Parallel rings (tree: tree pairs) the call's data is split over, as NCCL_MIN_NCHANNELS and
+  // NCCL_MAX_NCHANNELS set both to it; 0: the collectives model's default (collectives::CollectiveOptions).
+  std::uint32_t channels = 0;
 };
 
 }  // namespace rackscale::models::workload
