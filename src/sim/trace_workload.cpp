@@ -45,18 +45,29 @@ Programs read_local_traces(const Session& session, const TraceReader& read) {
   const pdes::RankMap owners = net::lp_rank_map(topology, session.placement().rack_rank, session.comm().size());
   Programs programs;
   std::pair<std::uint32_t, std::string> error{std::numeric_limits<std::uint32_t>::max(), ""};
+  // By role, each role's trace is read once, by the first of this rank's devices that replays it.
+  std::map<std::uint32_t, wl::TraceGraph> roles;
   for (std::uint32_t rank = 0; rank < spec.ranks; ++rank) {
     const std::uint32_t device = spec.device_of(rank);
     if (owners.owner(topology.devices[device]) != session.comm().rank()) continue;
     const std::string file = spec.file_of(rank);
     try {
-      const wl::TraceGraph graph = read(file);
+      wl::TraceGraph own;
+      wl::TraceGraph* graph = &own;
+      bool unread = true;
+      if (spec.by_role()) {
+        const auto [role, inserted] = roles.try_emplace(spec.role_of[rank]);
+        graph = &role->second;
+        unread = inserted;
+      }
+      if (unread) *graph = read(file);
       programs.emplace(device, std::make_shared<const wl::TraceProgram>(
-                                   wl::build_trace_program(graph, rank, spec, scenario.cluster.accelerator)));
+                                   wl::build_trace_program(*graph, rank, spec, scenario.cluster.accelerator)));
     } catch (const TraceReplayRefused& e) {
       error = {rank, e.what()};
     } catch (const wl::TraceGraphError& e) {
-      error = {rank, fmt::format("{}: {}", file, e.what())};
+      error = {rank, spec.by_role() ? fmt::format("{} (replayed by traced rank {}): {}", file, rank, e.what())
+                                    : fmt::format("{}: {}", file, e.what())};
     }
     if (!error.second.empty()) break;
   }
