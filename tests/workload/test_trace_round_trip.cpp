@@ -76,8 +76,9 @@ TEST(TraceExport, ReplayingA1024DeviceConfigsExportedTracesTakesItsIterationTime
 
 namespace {
 
-// By role (docs/traces.md, "One trace per role"): 4 traces (one per pipeline stage) and a rank map
-// replay to the same iteration time as the generator and as 64 (1,024) per-device traces.
+// By role (docs/traces.md, "One trace per role"): one trace per pipeline stage (2 for laptop-64, 4 for
+// the 1,024-device job) and a rank map replay in the generator's iteration time, as the per-device
+// traces do.
 TEST(TraceExport, ReplayingTheLaptopConfigsRoleTracesTakesItsIterationTime) {
   round_trip::expect_round_trip("configs/training/laptop-64.yaml", {"network.fidelity=analytical"}, "export-laptop-roles",
                                 true);
