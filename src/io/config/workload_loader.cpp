@@ -449,6 +449,10 @@ wl::TraceWorkloadSpec read_trace(const MapReader& r, std::uint64_t devices) {
   if (const ConfigNode* map = r.find("rank_map")) {
     // One trace per role: %d numbers the roles, and the rank map gives each traced rank its role.
     t.rank_map = config_relative(read_string(*map, r.path_of("rank_map")), *map);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(t.rank_map, ec))
+      fail(*map, r.path_of("rank_map"), fmt::format("expected a rank map file (export-trace --by-role writes NAME.ranks), "
+                                                    "found no file {}", t.rank_map));
     const std::uint32_t roles = count_traces(t, expected);
     if (roles == 0)
       fail(files, r.path_of("files"), fmt::format("expected role traces from {} (workload.rank_map is given), found no {}",
