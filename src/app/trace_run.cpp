@@ -37,12 +37,6 @@ wl::TraceReport run_trace(const boost::mpi::communicator& comm, const models::Sc
   return workload.report();
 }
 
-std::string trace_run_refusal(const RunOptions& options) {
-  if (!options.checkpoints.checkpoint.empty() || !options.checkpoints.restart.empty())
-    return "--checkpoint and --restart are not available for a trace replay";
-  return "";
-}
-
 int run_trace_scenario(const boost::mpi::communicator& comm, const models::Scenario& scenario, const RunOptions& options,
                        TraceConsole console, const OutputOptions& output) {
   const bool printer = comm.rank() == 0;
@@ -50,7 +44,6 @@ int run_trace_scenario(const boost::mpi::communicator& comm, const models::Scena
     if (printer) std::cerr << "rackscale run: " << message << '\n';
     return code;
   };
-  if (const std::string refused = trace_run_refusal(options); !refused.empty()) return fail(kExitBadInput, refused);
   if (const std::string refused = check_output(comm, output); !refused.empty()) return fail(kExitBadInput, refused);
   wl::TraceReport report;
   try {

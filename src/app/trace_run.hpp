@@ -22,10 +22,6 @@ using sim::TraceReplayRefused;
                                                       const models::Scenario& scenario, const RunOptions& options,
                                                       const sim::TraceObserver& on_finished = nullptr);
 
-// What a trace replay does not offer, as the message of an exit-code-2 error ("" when none is asked
-// for): checkpoints (--checkpoint, --restart).
-[[nodiscard]] std::string trace_run_refusal(const RunOptions& options);
-
 // What rank 0 prints after the summary.
 struct TraceConsole {
   bool json = false;        // --json: one JSON line, last

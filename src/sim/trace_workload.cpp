@@ -45,18 +45,29 @@ Programs read_local_traces(const Session& session, const TraceReader& read) {
   const pdes::RankMap owners = net::lp_rank_map(topology, session.placement().rack_rank, session.comm().size());
   Programs programs;
   std::pair<std::uint32_t, std::string> error{std::numeric_limits<std::uint32_t>::max(), ""};
+  // By role, each role's trace is read once, by the first of this rank's devices that replays it.
+  std::map<std::uint32_t, wl::TraceGraph> roles;
   for (std::uint32_t rank = 0; rank < spec.ranks; ++rank) {
     const std::uint32_t device = spec.device_of(rank);
     if (owners.owner(topology.devices[device]) != session.comm().rank()) continue;
     const std::string file = spec.file_of(rank);
     try {
-      const wl::TraceGraph graph = read(file);
+      wl::TraceGraph own;
+      wl::TraceGraph* graph = &own;
+      bool unread = true;
+      if (spec.by_role()) {
+        const auto [role, inserted] = roles.try_emplace(spec.role_of[rank]);
+        graph = &role->second;
+        unread = inserted;
+      }
+      if (unread) *graph = read(file);
       programs.emplace(device, std::make_shared<const wl::TraceProgram>(
-                                   wl::build_trace_program(graph, rank, spec, scenario.cluster.accelerator)));
+                                   wl::build_trace_program(*graph, rank, spec, scenario.cluster.accelerator)));
     } catch (const TraceReplayRefused& e) {
       error = {rank, e.what()};
     } catch (const wl::TraceGraphError& e) {
-      error = {rank, fmt::format("{}: {}", file, e.what())};
+      error = {rank, spec.by_role() ? fmt::format("{} (replayed by traced rank {}): {}", file, rank, e.what())
+                                    : fmt::format("{}: {}", file, e.what())};
     }
     if (!error.second.empty()) break;
   }
@@ -126,6 +137,12 @@ void check_point_to_point(const boost::mpi::communicator& comm, const wl::TraceW
   }
 }
 
+// A device no trace maps to: it does nothing, so a checkpoint has nothing of it to save.
+class IdleDevice final : public net::DeviceBehaviour {
+ public:
+  [[nodiscard]] bool checkpointable() const override { return true; }
+};
+
 // The per-traced-rank figures, in declaration order: the row of traced rank r is recorded by the rank
 // that replayed it (zero elsewhere), so that a sum over ranks is that rank's figure.
 struct RankFigure {
@@ -186,7 +203,7 @@ TraceWorkload::TraceWorkload(Session& session, const TraceReader& read, TraceObs
 
 std::unique_ptr<net::DeviceBehaviour> TraceWorkload::make_device(std::uint32_t device) {
   const auto program = programs_.find(device);
-  if (program == programs_.end()) return std::make_unique<net::DeviceBehaviour>();  // traced by no one: idle
+  if (program == programs_.end()) return std::make_unique<IdleDevice>();  // traced by no one
   const models::Scenario& scenario = session_.scenario();
   auto replay = std::make_unique<wl::TraceDevice>(
       program->second, models::collectives::make_collective_engine(scenario.cluster, session_.topology(),

@@ -47,7 +47,8 @@ class TraceWorkload final : public Workload {
   [[nodiscard]] std::unique_ptr<models::network::DeviceBehaviour> make_device(std::uint32_t device) override;
   // Ops finished and planned on this rank's devices.
   [[nodiscard]] pdes::WorkDone work() const override;
-  // Checkpoints are refused for trace runs (docs/traces.md): a replay device keeps no saved state.
+  // Nothing of this rank's outside its devices changes while the run runs: the devices save their
+  // replays themselves (models/workload/trace_device.hpp).
   void save(pdes::CheckpointWriter& /*out*/) override {}
   void load(pdes::CheckpointReader& /*in*/) override {}
   void record(const FinishedRun& run, pdes::StatisticRegistry& registry) override;

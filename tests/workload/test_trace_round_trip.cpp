@@ -12,6 +12,7 @@
 #include "app/export_trace_command.hpp"
 #include "app/trace_run.hpp"
 #include "app/training_run.hpp"
+#include "io/chakra/rank_map.hpp"
 #include "io/config/scenario_loader.hpp"
 #include "scratch_dir.hpp"
 
@@ -28,18 +29,27 @@ const std::string kSource = RACKSCALE_SOURCE_DIR;
 namespace round_trip {
 
 // The training config's iteration time, and the replay of its exported traces on the same cluster.
-void expect_round_trip(const std::string& config, const std::vector<std::string>& overrides, const std::string& name) {
+// Per device, or by role: one trace per pipeline stage and a rank map, replayed through the config
+// reader.
+void expect_round_trip(const std::string& config, const std::vector<std::string>& overrides, const std::string& name,
+                       bool by_role = false) {
   const rackscale::test::ScratchDir dir(world(), name);
   std::vector<std::string> one = overrides;
   one.push_back("workload.iterations=1");
   const auto training = rackscale::io::load_scenario(kSource + "/" + config, one);
   const auto generated = rackscale::app::run_training(world(), training, {});
-  const std::string files = rackscale::app::export_traces(world(), training, fs::path(dir.path()) / "traces");
+  const auto exported = rackscale::app::export_traces(world(), training, fs::path(dir.path()) / "traces", by_role);
 
   rackscale::models::Scenario replayed = training;
   replayed.workload.kind = rackscale::models::WorkloadKind::trace;
-  replayed.workload.trace.files = files;
+  replayed.workload.trace.files = exported.files;
   replayed.workload.trace.ranks = static_cast<std::uint32_t>(training.cluster.devices());
+  if (by_role) {
+    EXPECT_EQ(exported.traces, training.workload.training.parallel.pipeline);
+    replayed.workload.trace.rank_map = exported.rank_map;
+    replayed.workload.trace.role_of =
+        rackscale::io::read_rank_map(exported.rank_map, replayed.workload.trace.ranks, exported.traces);
+  }
   const wl::TraceReport report = run_trace(world(), replayed, {});
   ASSERT_EQ(generated.iteration_times.size(), 1u);
   EXPECT_EQ(report.makespan, generated.iteration_times[0]);
@@ -60,6 +70,24 @@ TEST(TraceExport, ReplayingTheLaptopConfigsExportedTracesTakesItsIterationTime) 
 TEST(TraceExport, ReplayingA1024DeviceConfigsExportedTracesTakesItsIterationTime) {
   round_trip::expect_round_trip("configs/training/llama3-70b-1024-h100.yaml",
                                 {"network.fidelity=analytical", "workload.parallel.global_batch=128"}, "export-1024");
+}
+
+}  // namespace
+
+namespace {
+
+// By role (docs/traces.md, "One trace per role"): one trace per pipeline stage (2 for laptop-64, 4 for
+// the 1,024-device job) and a rank map replay in the generator's iteration time, as the per-device
+// traces do.
+TEST(TraceExport, ReplayingTheLaptopConfigsRoleTracesTakesItsIterationTime) {
+  round_trip::expect_round_trip("configs/training/laptop-64.yaml", {"network.fidelity=analytical"}, "export-laptop-roles",
+                                true);
+}
+
+TEST(TraceExport, ReplayingA1024DeviceConfigsRoleTracesTakesItsIterationTime) {
+  round_trip::expect_round_trip("configs/training/llama3-70b-1024-h100.yaml",
+                                {"network.fidelity=analytical", "workload.parallel.global_batch=128"}, "export-1024-roles",
+                                true);
 }
 
 }  // namespace

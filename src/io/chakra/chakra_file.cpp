@@ -144,11 +144,13 @@ TraceNode node_from_proto(const chakra::Node& proto, const std::filesystem::path
       destination = integer_value(a, file, node.id);
     } else if (name == "comm_tag") {
       node.tag = integer_value(a, file, node.id);
-    } else if (name == "pg_name") {
+    } else if (name == "pg_name" || name == "comm_peer_pg") {
       if (a.value_case() != chakra::Attribute::kStringVal) {
-        throw ConfigError(at_node(file, node.id) + "attribute pg_name: expected a string, found " + value_case_name(a));
+        throw ConfigError(at_node(file, node.id) + "attribute " + name + ": expected a string, found " + value_case_name(a));
       }
-      node.process_group = a.string_val();
+      (name == "pg_name" ? node.process_group : node.peer_group) = a.string_val();
+    } else if (name == "comm_peer_step") {
+      node.peer_step = integer_value(a, file, node.id);
     }
     // Other attributes (tid, rf_id, op_schema, involved_dim, ...) do not change what the node costs.
   }
@@ -202,14 +204,50 @@ chakra::Node proto_from_node(const TraceNode& node) {
     a->set_name("pg_name");
     a->set_string_val(node.process_group);
   }
+  if (!node.peer_group.empty()) {
+    chakra::Attribute* a = proto.add_attr();
+    a->set_name("comm_peer_pg");
+    a->set_string_val(node.peer_group);
+    add_attribute(proto, "comm_peer_step", node.peer_step);
+  }
   return proto;
 }
 
-// rackscale's process-group attributes of GlobalMetadata (trace_graph.hpp): "pg_ranks:NAME", ranks.
+// rackscale's process-group attributes of GlobalMetadata (trace_graph.hpp): "pg_ranks:NAME", ranks;
+// in a role trace also "pg_stride:NAME", [stride, size] (role_trace.hpp).
 constexpr std::string_view kProcessGroupPrefix = "pg_ranks:";
+constexpr std::string_view kStridedGroupPrefix = "pg_stride:";
+
+// "[1, 2, 3]".
+std::string list_text(const chakra::Int64List& list) {
+  std::string text(1, '[');
+  for (int i = 0; i < list.values_size(); ++i) {
+    if (i > 0) text.append(", ");
+    text.append(std::to_string(list.values(i)));
+  }
+  text.push_back(']');
+  return text;
+}
+
+// A strided group's [stride, size]: two integers from 1 to 2^31 - 1.
+models::workload::StridedGroup strided_group(const chakra::Attribute& a, const std::filesystem::path& file) {
+  const bool pair = a.value_case() == chakra::Attribute::kInt64List && a.int64_list().values_size() == 2;
+  const auto positive = [](std::int64_t v) { return v >= 1 && v <= std::numeric_limits<std::int32_t>::max(); };
+  if (!pair || !positive(a.int64_list().values(0)) || !positive(a.int64_list().values(1))) {
+    const std::string found =
+        a.value_case() == chakra::Attribute::kInt64List ? list_text(a.int64_list()) : value_case_name(a);
+    throw ConfigError(file.string() + ": GlobalMetadata: attribute " + a.name() +
+                      ": expected [stride, size], two integers of 1 or more (int64_list), found " + found);
+  }
+  return {static_cast<std::uint32_t>(a.int64_list().values(0)), static_cast<std::uint32_t>(a.int64_list().values(1))};
+}
 
 void read_process_groups(const chakra::GlobalMetadata& metadata, const std::filesystem::path& file, TraceGraph& graph) {
   for (const chakra::Attribute& a : metadata.attr()) {
+    if (a.name().starts_with(kStridedGroupPrefix)) {
+      graph.strided_groups[a.name().substr(kStridedGroupPrefix.size())] = strided_group(a, file);
+      continue;
+    }
     if (!a.name().starts_with(kProcessGroupPrefix)) continue;
     const std::string name = a.name().substr(kProcessGroupPrefix.size());
     std::vector<std::int64_t> values;
@@ -306,6 +344,12 @@ void write_chakra_trace(const std::filesystem::path& file, const TraceGraph& gra
     chakra::Attribute* a = metadata.add_attr();
     a->set_name(std::string(kProcessGroupPrefix) + name);
     for (const std::uint32_t rank : ranks) a->mutable_int64_list()->add_values(rank);
+  }
+  for (const auto& [name, group] : graph.strided_groups) {
+    chakra::Attribute* a = metadata.add_attr();
+    a->set_name(std::string(kStridedGroupPrefix) + name);
+    a->mutable_int64_list()->add_values(group.stride);
+    a->mutable_int64_list()->add_values(group.size);
   }
   bool written = google::protobuf::util::SerializeDelimitedToOstream(metadata, &out);
   for (const TraceNode& node : graph.nodes) {

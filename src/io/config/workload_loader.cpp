@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "io/chakra/rank_map.hpp"
 #include "io/config/config_error.hpp"
 #include "io/config/did_you_mean.hpp"
 #include "io/config/units.hpp"
@@ -398,12 +399,19 @@ models::TrafficSpec read_traffic(const MapReader& r, std::uint64_t devices) {
 
 // --- trace replay ---------------------------------------------------------------------------------------
 
-// The traced ranks' files, counted from rank 0 until the first that is missing; `expected` of them.
+// The files `files` numbers, counted from 0 until the first that is missing, up to `expected` + 1.
 std::uint32_t count_traces(const wl::TraceWorkloadSpec& t, std::uint64_t expected) {
   std::uint32_t found = 0;
   std::error_code ec;
-  while (found <= expected && std::filesystem::is_regular_file(t.file_of(found), ec)) ++found;
+  while (found <= expected && std::filesystem::is_regular_file(t.numbered(found), ec)) ++found;
   return found;
+}
+
+// A path a config names, relative to the directory of the file that names it, as a config's own paths are.
+std::string config_relative(std::string path, const ConfigNode& node) {
+  if (std::filesystem::path(path).is_relative() && !node.origin.from_override() && !node.origin.file.empty())
+    return (std::filesystem::path(node.origin.file).parent_path() / path).string();
+  return path;
 }
 
 wl::TraceWorkloadSpec read_trace(const MapReader& r, std::uint64_t devices) {
@@ -417,9 +425,7 @@ wl::TraceWorkloadSpec read_trace(const MapReader& r, std::uint64_t devices) {
   if (marker == std::string::npos || t.files.find("%d", marker + 1) != std::string::npos)
     fail(files, r.path_of("files"), fmt::format("expected a file pattern with one %d for the traced rank "
                                                 "(traces/job.%d.et), found '{}'", t.files));
-  // Relative to the directory of the file that names them, as a config's own paths are.
-  if (std::filesystem::path(t.files).is_relative() && !files.origin.from_override() && !files.origin.file.empty())
-    t.files = (std::filesystem::path(files.origin.file).parent_path() / t.files).string();
+  t.files = config_relative(t.files, files);
   if (const ConfigNode* mapping = r.find("mapping")) {
     const std::string path = r.path_of("mapping");
     if (mapping->is_sequence()) {
@@ -449,6 +455,21 @@ wl::TraceWorkloadSpec read_trace(const MapReader& r, std::uint64_t devices) {
     return read_enum<wl::CpuOps>(v, p, {{"skip", wl::CpuOps::skip}, {"serialize", wl::CpuOps::serialize}});
   });
   const std::uint64_t expected = t.mapping.empty() ? devices : t.mapping.size();
+  if (const ConfigNode* map = r.find("rank_map")) {
+    // One trace per role: %d numbers the roles, and the rank map gives each traced rank its role.
+    t.rank_map = config_relative(read_string(*map, r.path_of("rank_map")), *map);
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(t.rank_map, ec))
+      fail(*map, r.path_of("rank_map"), fmt::format("expected a rank map file (export-trace --by-role writes NAME.ranks), "
+                                                    "found no file {}", t.rank_map));
+    const std::uint32_t roles = count_traces(t, expected);
+    if (roles == 0)
+      fail(files, r.path_of("files"), fmt::format("expected role traces from {} (workload.rank_map is given), found no {}",
+                                                  t.role_file(0), t.role_file(0)));
+    t.role_of = read_rank_map(t.rank_map, static_cast<std::uint32_t>(expected), roles);
+    t.ranks = static_cast<std::uint32_t>(expected);
+    return t;
+  }
   const std::uint32_t found = count_traces(t, expected);
   if (found != expected)
     fail(files, r.path_of("files"),
@@ -474,7 +495,7 @@ const std::vector<TypeKeys>& type_keys() {
        {"op", "min_bytes", "max_bytes", "step_factor", "step_bytes", "data_type", "redop", "root", "devices",
         "algorithm", "channels"}},
       {"training", models::WorkloadKind::training, {"model", "parallel", "stack", "iterations", "memory", "variability"}},
-      {"trace", models::WorkloadKind::trace, {"format", "files", "mapping", "control_dependencies", "cpu_ops"}},
+      {"trace", models::WorkloadKind::trace, {"format", "files", "rank_map", "mapping", "control_dependencies", "cpu_ops"}},
   };
   return table;
 }

@@ -44,6 +44,13 @@ class TraceDevice final : public network::DeviceBehaviour {
   void on_event(network::DeviceLp& device, const pdes::Event& event) override;
   void on_delivery(network::DeviceLp& device, const network::Delivery& delivery) override;
 
+  // Checkpoints (trace_device_checkpoint.cpp): every per-op and per-resource state, the figures, the
+  // point-to-point transfers and the collective engine's calls in flight. The program and what the
+  // constructor derives from it are the run's and built again by the restarted run.
+  [[nodiscard]] bool checkpointable() const override { return true; }
+  void save(boost::archive::binary_oarchive& out) const override;
+  void load(network::DeviceLp& device, boost::archive::binary_iarchive& in) override;
+
   [[nodiscard]] const TraceDeviceStats& stats() const noexcept { return stats_; }
   [[nodiscard]] const TraceProgram& program() const noexcept { return *program_; }
   [[nodiscard]] pdes::WorkDone work() const noexcept { return {finished_, program_->ops.size()}; }

@@ -1,5 +1,6 @@
 #include "models/workload/trace_export.hpp"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -45,14 +46,46 @@ TraceCollective trace_collective(CollectiveKind kind) {
 
 constexpr pdes::SimTime kPicosecondsPerMicrosecond = 1'000'000;
 
+// The group of `kind` of the exported device, declared in the graph; its name.
+std::string declare_group(const accelerator::DeviceRole& role, GroupKind kind, TraceExportForm form,
+                          std::uint32_t device, TraceGraph& graph) {
+  std::vector<std::uint32_t> members;
+  std::uint32_t rank = 0;
+  role.group(kind, members, rank);
+  if (form == TraceExportForm::per_device) {
+    std::string name = fmt::format("{}.{}", group_name(kind), members.front());
+    graph.process_groups.try_emplace(name, std::move(members));
+    return name;
+  }
+  std::string name = group_name(kind);
+  if (graph.strided_groups.contains(name)) return name;
+  const std::optional<StridedGroup> strided = strided_group_of(members, device, rank);
+  if (!strided)
+    throw std::invalid_argument(fmt::format("device {}: its {} group is not strided (members {} ... {}): it cannot be "
+                                            "exported by role",
+                                            device, name, members.front(), members.back()));
+  graph.strided_groups.emplace(name, *strided);
+  graph.process_groups.emplace(name, std::move(members));
+  return name;
+}
+
+// The device's own place in the job: a role's trace is written from the first device of the role.
+std::uint32_t device_of(const accelerator::DeviceRole& role) {
+  std::vector<std::uint32_t> members;
+  std::uint32_t rank = 0;
+  role.group(GroupKind::world, members, rank);
+  return members[rank];
+}
+
 }  // namespace
 
-TraceGraph export_program(const accelerator::DeviceRole& role, const AcceleratorSpec& accelerator) {
+TraceGraph export_program(const accelerator::DeviceRole& role, const AcceleratorSpec& accelerator,
+                          TraceExportForm form) {
   const accelerator::Program& program = role.program();
+  const std::uint32_t device = form == TraceExportForm::by_role ? device_of(role) : 0;
   TraceGraph graph;
   graph.nodes.reserve(program.ops.size());
   std::vector<std::uint64_t> last_on_stream;  // per stream: the node of its latest op (0: none)
-  std::vector<std::uint32_t> members;
   for (std::size_t i = 0; i < program.ops.size(); ++i) {
     const accelerator::Op& op = program.ops[i];
     TraceNode node;
@@ -71,10 +104,7 @@ TraceGraph export_program(const accelerator::DeviceRole& role, const Accelerator
         node.kind = TraceNodeKind::collective;
         node.collective = trace_collective(op.collective);
         node.comm_bytes = op.bytes;
-        std::uint32_t rank = 0;
-        role.group(op.group, members, rank);
-        node.process_group = fmt::format("{}.{}", group_name(op.group), members.front());
-        graph.process_groups.try_emplace(node.process_group, members);
+        node.process_group = declare_group(role, op.group, form, device, graph);
         break;
       }
       case OpKind::send:
@@ -83,6 +113,19 @@ TraceGraph export_program(const accelerator::DeviceRole& role, const Accelerator
         node.peer = role.peer(op.peer, op);
         node.tag = static_cast<std::int64_t>(op.match);
         node.comm_bytes = op.bytes;
+        if (form == TraceExportForm::by_role) {
+          // A pipeline neighbour is the next or previous member of the pipeline group, a context-ring
+          // neighbour of the context group, cyclically (training_layout.hpp).
+          const GroupKind kind = accelerator::is_pipeline_peer(op.peer) ? GroupKind::pipeline : GroupKind::context;
+          node.peer_group = declare_group(role, kind, form, device, graph);
+          const bool next = op.peer == accelerator::Peer::next_stage || op.peer == accelerator::Peer::next_context;
+          node.peer_step = next ? 1 : -1;
+          if (member_after(graph.strided_groups.at(node.peer_group), device, node.peer_step) !=
+              static_cast<std::uint64_t>(*node.peer))
+            throw std::invalid_argument(fmt::format("device {}: op '{}': its peer {} is not the {} member of its {} group",
+                                                    device, node.name, *node.peer, next ? "next" : "previous",
+                                                    node.peer_group));
+        }
         break;
     }
     for (std::uint32_t d = 0; d < op.dependency_count; ++d)

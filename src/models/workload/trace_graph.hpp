@@ -13,6 +13,8 @@
 #include <string_view>
 #include <vector>
 
+#include "models/workload/role_trace.hpp"
+
 namespace rackscale::models::workload {
 
 enum class TraceNodeKind : std::uint8_t {
@@ -59,6 +61,10 @@ struct TraceNode {
   std::optional<std::int64_t> peer;        // comm_dst on a send, comm_src on a receive
   std::int64_t tag = 0;                    // comm_tag
   std::string process_group;               // pg_name; empty: every rank
+  // A role trace's peer (role_trace.hpp): the member `peer_step` places after this rank in its group
+  // `peer_group` (attributes comm_peer_pg, comm_peer_step); empty: none.
+  std::string peer_group;
+  std::int64_t peer_step = 0;
   std::vector<std::uint64_t> control_dependencies;
   std::vector<std::uint64_t> data_dependencies;
 };
@@ -85,6 +91,9 @@ struct TraceGraph {
   // Process groups by pg_name: their traced ranks in group rank order. Chakra's schema has no field for
   // them; rackscale reads and writes GlobalMetadata attributes "pg_ranks:NAME" (an integer list).
   std::map<std::string, std::vector<std::uint32_t>> process_groups;
+  // A role trace's process groups relative to the rank (role_trace.hpp): GlobalMetadata attributes
+  // "pg_stride:NAME" = [stride, size]. A trace replayed by role takes its groups from here.
+  std::map<std::string, StridedGroup> strided_groups;
   std::vector<TraceNode> nodes; // in file order
 
   // The nodes in an order where every node follows all of its dependencies (Kahn's algorithm, ties by

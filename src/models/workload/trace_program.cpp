@@ -150,7 +150,13 @@ class Builder {
     const auto known = group_index_.find(node.process_group);
     if (known != group_index_.end()) return known->second;
     ReplayGroup group;
-    if (node.process_group.empty()) {
+    if (spec_.by_role() && !node.process_group.empty()) {
+      const StridedGroup& strided = strided_group(node, node.process_group, "pg_name");
+      group.rank = place_in(strided, program_.rank);
+      for (std::uint32_t place = 0; place < strided.size; ++place)
+        group.members.push_back(device_of(node, static_cast<std::int64_t>(member_at(strided, program_.rank, place)),
+                                          ("process group '" + node.process_group + "'").c_str()));
+    } else if (node.process_group.empty()) {
       for (std::uint32_t r = 0; r < spec_.ranks; ++r) group.members.push_back(spec_.device_of(r));
       group.rank = program_.rank;
     } else {
@@ -179,12 +185,37 @@ class Builder {
     return index;
   }
 
+  // A role trace's group `name` for this rank (role_trace.hpp); `what` names the attribute that uses it.
+  const StridedGroup& strided_group(const TraceNode& node, const std::string& name, const char* what) const {
+    const auto found = graph_.strided_groups.find(name);
+    if (found == graph_.strided_groups.end())
+      fail(node, fmt::format("{} '{}': expected the group relative to the rank in a role trace's GlobalMetadata "
+                             "(attribute pg_stride:{}), found none",
+                             what, name, name));
+    return found->second;
+  }
+
+  // The peer of a send or receive: the trace's absolute rank, or by role the member of a group relative
+  // to this rank.
+  std::int64_t peer_of(const TraceNode& node) const {
+    if (!spec_.by_role()) return *node.peer;
+    if (node.peer_group.empty())
+      fail(node, fmt::format("{}: expected its peer relative to the rank in a role trace (attributes comm_peer_pg and "
+                             "comm_peer_step), found none",
+                             node.kind == TraceNodeKind::send ? "send" : "receive"));
+    return static_cast<std::int64_t>(
+        member_after(strided_group(node, node.peer_group, "comm_peer_pg"), program_.rank, node.peer_step));
+  }
+
   void point_to_point(const TraceNode& node, ReplayOp& op) {
     const bool send = node.kind == TraceNodeKind::send;
     op.kind = send ? ReplayKind::send : ReplayKind::recv;
     op.bytes = node.comm_bytes;
-    op.peer_device = device_of(node, *node.peer, send ? "attribute comm_dst" : "attribute comm_src");
-    const auto peer = static_cast<std::uint32_t>(*node.peer);
+    const std::int64_t peer_rank = peer_of(node);
+    op.peer_device = device_of(node, peer_rank, spec_.by_role() ? "attribute comm_peer_pg's member"
+                                               : send                  ? "attribute comm_dst"
+                                                                       : "attribute comm_src");
+    const auto peer = static_cast<std::uint32_t>(peer_rank);
     const std::uint32_t source = send ? program_.rank : peer;
     const std::uint32_t destination = send ? peer : program_.rank;
     const std::uint64_t k = occurrences_[{source, destination, node.tag}]++;

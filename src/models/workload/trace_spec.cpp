@@ -2,7 +2,7 @@
 
 namespace rackscale::models::workload {
 
-std::string TraceWorkloadSpec::file_of(std::uint32_t rank) const {
+std::string TraceWorkloadSpec::numbered(std::uint32_t rank) const {
   std::string file = files;
   if (const auto marker = file.find("%d"); marker != std::string::npos) file.replace(marker, 2, std::to_string(rank));
   return file;
