@@ -6,6 +6,7 @@
 
 #include "io/energy_summary.hpp"
 #include "io/engine_report.hpp"
+#include "io/goodput_figures.hpp"
 #include "io/partition_summary.hpp"
 #include "io/scenario_header.hpp"
 #include "io/statistics_figures.hpp"
@@ -133,6 +134,7 @@ std::string training_summary(const models::Scenario& s, const wl::TrainingReport
   if (!r.collectives.empty()) out += collectives_table(r) + "\n";
   out += memory_table(r) + "\n";
   out += energy_summary(r);
+  if (r.goodput && r.tco) out += goodput_text(*r.goodput, *r.tco);
   out += engine_line(r.engine, r.setup_seconds);
   return out;
 }
@@ -145,6 +147,7 @@ nlohmann::ordered_json training_json(const models::Scenario& s, const wl::Traini
   j["collectives"] = table_json(collective_table(r));
   j["energy"] = figures_json(energy_figures(r));
   j["tco"] = r.tco ? tco_json(*r.tco) : nlohmann::ordered_json(nullptr);
+  j["goodput"] = r.goodput ? goodput_json(*r.goodput) : nlohmann::ordered_json(nullptr);
   j["setup_s"] = r.setup_seconds;
   j["partition"] = partition_json(r.partition);
   j["engine"] = engine_json(r.engine);
