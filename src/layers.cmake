@@ -43,7 +43,7 @@ rackscale_layer(tco PATHS models/tco/ USES power network)
 rackscale_layer(collectives PATHS models/collectives/ USES vocabulary network)
 rackscale_layer(accelerator PATHS models/accelerator/ USES collectives)
 # Training jobs: layouts, the memory footprint, plans and programs, reports.
-rackscale_layer(workload PATHS models/workload/ USES accelerator power tco)
+rackscale_layer(workload PATHS models/workload/ USES accelerator power tco goodput)
 # Whether a job fits in memory, and what would make it fit.
 rackscale_layer(memory PATHS models/memory/ USES workload)
 rackscale_layer(scenario PATHS models/scenario.hpp models/scenario.cpp USES workload goodput)
@@ -51,7 +51,7 @@ rackscale_layer(traffic PATHS models/traffic/ USES scenario statistics)
 # Above the models. sim/ (a run's Session, issue 24) is the layer between the models and io/.
 rackscale_layer(sim PATHS sim/ USES memory traffic phold)
 # Searching a training job's layouts: the space, the pruning rules and the estimate (docs/search.md).
-rackscale_layer(search PATHS search/ USES memory)
+rackscale_layer(search PATHS search/ USES memory goodput)
 rackscale_layer(io PATHS io/ USES sim)
 rackscale_layer(app PATHS app/ USES io search)
 

@@ -33,8 +33,11 @@ std::vector<ClusterResult> run_cluster_search(const boost::mpi::communicator& co
     if (ranked.empty() || !ranked[0].failure.empty()) continue;
     const search::RunFigures& f = ranked[0].figures;
     fitting.push_back(i);
-    cost.push_back({f.time_to_train_seconds, f.cost_usd});
-    carbon.push_back({f.time_to_train_seconds, f.carbon_kg});
+    // Ranked by the goodput time, the fronts are of it too: the time a run is expected to take.
+    const double time = options.objective == search::Objective::goodput_time ? f.goodput_time_seconds
+                                                                              : f.time_to_train_seconds;
+    cost.push_back({time, f.cost_usd});
+    carbon.push_back({time, f.carbon_kg});
   }
   for (std::size_t k : search::pareto_front(cost)) results[fitting[k]].on_cost_front = true;
   for (std::size_t k : search::pareto_front(carbon)) results[fitting[k]].on_carbon_front = true;

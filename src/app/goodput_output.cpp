@@ -52,8 +52,12 @@ std::string goodput_summary(const models::Scenario& scenario, const GoodputRepor
   spread_row(time, "cost", r.ideal_tco.whole_run.cost_usd, r.cost_usd, usd);
   spread_row(time, "carbon (CO2e)", r.ideal_tco.whole_run.carbon_kgco2e, r.carbon_kgco2e, tonnes);
   out += time.render();
-  out += fmt::format("lost per run (mean): redone work {}, down (detection, spares, swap, restart) {}, checkpoints {}\n\n",
+  out += fmt::format("lost per run (mean): redone work {}, down (detection, spares, swap, restart) {}, checkpoints {}\n",
                      days(r.lost_s), days(r.down_s), days(r.checkpoint_s));
+  out += fmt::format("closed form (Poisson classes, spares never short; what rackscale run shows): time {}, goodput {}, "
+                     "{} interruptions\n\n",
+                     days(r.closed_form.time_s), io::format_percent(r.closed_form.goodput()),
+                     io::significant(r.closed_form.interruptions));
 
   io::TextTable classes({"interruption class", "per day", "per run", "lost", "down"},
                         {A::left, A::right, A::right, A::right, A::right});
@@ -102,6 +106,7 @@ nlohmann::ordered_json goodput_json(const models::Scenario& scenario, const Good
   j["lost_s"] = r.lost_s;
   j["down_s"] = r.down_s;
   j["checkpoint_s"] = r.checkpoint_s;
+  j["closed_form_time_s"] = r.closed_form.time_s;
   j["facility_energy_kWh"] = spread_json(r.energy_kwh);
   j["cost_usd"] = spread_json(r.cost_usd);
   j["carbon_kgco2e"] = spread_json(r.carbon_kgco2e);

@@ -9,11 +9,11 @@
 
 #include "app/accounting_inputs.hpp"
 #include "app/training_run.hpp"
+#include "models/goodput/checkpoint_costs.hpp"
 #include "models/tco/accounting.hpp"
 #include "models/tco/run_measures.hpp"
-#include "models/workload/memory_model.hpp"
-#include "models/workload/model_parameters.hpp"
 #include "models/workload/training_layout.hpp"
+#include "sim/training_goodput.hpp"
 
 namespace rackscale::app {
 namespace {
@@ -25,23 +25,6 @@ constexpr double kPsPerSecond = 1e12;
 constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 bool is_training(const models::Scenario& s) { return s.workload.kind == models::WorkloadKind::training; }
-
-// The checkpoint: one copy of the weights and the optimizer state (memory_model.hpp's bytes per
-// parameter: bf16 weights, fp32 master weights and Adam's two moments), unless the config gives a size.
-std::uint64_t checkpoint_bytes(const models::Scenario& s) {
-  if (s.goodput.checkpoint.bytes) return *s.goodput.checkpoint.bytes;
-  if (!is_training(s))
-    throw std::invalid_argument("goodput.checkpoint.size: expected a size when the workload is not training, found auto");
-  return wl::total_parameters(s.workload.training.model) * (wl::kWeightBytesPerParameter + wl::kOptimizerBytesPerParameter);
-}
-
-// Reads and writes of the checkpoint store: its aggregate bandwidth, or the job's nodes' if lower.
-double storage_bandwidth(const gp::StorageSpec& storage, std::uint64_t nodes) {
-  double bandwidth = storage.bandwidth_Bps;
-  if (storage.per_node_bandwidth_Bps > 0)
-    bandwidth = std::min(bandwidth, storage.per_node_bandwidth_Bps * static_cast<double>(nodes));
-  return bandwidth;
-}
 
 pdes::SimTime seconds_to_ps(double seconds) { return static_cast<pdes::SimTime>(std::llround(seconds * kPsPerSecond)); }
 
@@ -77,8 +60,7 @@ GoodputReport run_goodput(const boost::mpi::communicator& comm, const models::Sc
     rep.devices = layout.devices();
     tokens_per_iteration = layout.tokens_per_iteration();
   }
-  const std::uint64_t per_node = std::max<std::uint64_t>(1, scenario.cluster.devices_per_node);
-  rep.nodes = (rep.devices + per_node - 1) / per_node;
+  rep.nodes = sim::job_nodes(scenario, rep.devices);
 
   // The ideal run: iterations of the simulated (or given) time.
   if (request.iteration_time) {
@@ -106,13 +88,14 @@ GoodputReport run_goodput(const boost::mpi::communicator& comm, const models::Sc
   rep.ideal_s = work_ps / kPsPerSecond;
 
   // Checkpoints, restarts and interruptions.
-  rep.checkpoint_bytes = checkpoint_bytes(scenario);
-  rep.storage_Bps = storage_bandwidth(spec.storage, rep.nodes);
-  rep.write_s = static_cast<double>(rep.checkpoint_bytes) / rep.storage_Bps;
-  rep.restart_s = pdes::to_seconds(spec.relaunch) + rep.write_s;  // reloading reads what was written
+  rep.checkpoint_bytes = sim::checkpoint_bytes(scenario);
+  const gp::CheckpointCosts checkpoint = gp::checkpoint_costs(spec, rep.nodes, rep.checkpoint_bytes);
+  rep.storage_Bps = checkpoint.storage_Bps;
+  rep.write_s = checkpoint.write_s;
+  rep.restart_s = checkpoint.restart_s;  // relaunch + reload: reading what was written
+  rep.stall_s = checkpoint.stall_s;
   const bool asynchronous = spec.checkpoint.mode == gp::CheckpointMode::asynchronous;
   const pdes::SimTime write = seconds_to_ps(rep.write_s);
-  rep.stall_s = pdes::to_seconds(gp::make_schedule(pdes::kNever / 8, write, asynchronous, spec.checkpoint.overlap).stall);
 
   gp::RunPlan plan;
   plan.work = rep.iterations * rep.iteration_time;
@@ -181,6 +164,8 @@ GoodputReport run_goodput(const boost::mpi::communicator& comm, const models::Sc
   const gp::SweepOptimum optimum = gp::sweep_optimum(sweep_intervals, sweep_means);
   rep.optimum_s = optimum.interval;
   rep.optimum_time_s = optimum.mean_time;
+  rep.closed_form = sim::expected_run_model(scenario, rep.devices)
+                        .expected(pdes::to_seconds(rep.iteration_time), rep.iterations);
 
   // Cost and carbon: the whole cluster over the run, idle while the job is down.
   const models::tco::TcoSettings& settings = scenario.tco;

@@ -10,6 +10,7 @@
 #include <boost/mpi/communicator.hpp>
 
 #include "app/network_run.hpp"
+#include "models/goodput/expected_run.hpp"
 #include "models/goodput/monte_carlo.hpp"
 #include "models/goodput/run_statistics.hpp"
 #include "models/scenario.hpp"
@@ -67,6 +68,9 @@ struct GoodputReport {
   std::vector<IntervalFigures> sweep;
   double optimum_s = 0;
   double optimum_time_s = 0;
+  // The closed form's expected run at the configured interval (models/goodput/expected_run.hpp: what
+  // `rackscale run` shows and `rackscale search --objective goodput_time` ranks), beside the replicas' mean.
+  models::goodput::ExpectedRun closed_form;
   // Cost and carbon: the ideal run, and the spread of the effective one over replicas.
   models::tco::TcoReport ideal_tco;
   models::tco::TcoReport mean_tco;  // the replica-mean effective run (time and idle share)

@@ -24,6 +24,7 @@
 #include "pdes/stop_signals.hpp"
 #include "search/iteration_estimate.hpp"
 #include "search/rank_correlation.hpp"
+#include "sim/training_goodput.hpp"
 
 namespace rackscale::app {
 
@@ -232,11 +233,12 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
   // `needed`; they are skipped. In rounds of kRound candidates, candidate j of a round on rank j mod R.
   start = Clock::now();
   const auto topology = models::network::build_topology(cluster, scenario.network.routing);
-  const search::CostModel costs = search::cost_model(cluster, topology, scenario.tco);
+  search::CostModel costs = search::cost_model(cluster, topology, scenario.tco);
+  costs.goodput = sim::expected_run_model(scenario, costs.devices);
   const auto floor_score = [&](const search::Candidate& c) {
-    return search::score(options.objective,
-                         search::run_figures({c.floor_iteration, c.floor_compute, 0, 0}, c.tokens_per_iteration, 0,
-                                             costs));
+    return search::floor_score(
+        options.objective,
+        search::run_figures({c.floor_iteration, c.floor_compute, 0, 0}, c.tokens_per_iteration, 0, costs), costs);
   };
   std::vector<double> floors(kept.size());
   for (std::size_t j = 0; j < kept.size(); ++j) floors[j] = floor_score(kept[j]);
@@ -263,6 +265,12 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
     r.estimate = {row.iteration, row.compute, row.exposed, row.bubble};
     r.estimated = search::run_figures(r.estimate, row.tokens, row.model_flops, costs);
     r.figures = r.estimated;
+    // Over a limit: dropped before it can take a place among the best, so that branch and bound keeps the
+    // best `needed` of the layouts within the limits.
+    if (const std::string broken = search::broken_limit(options.limits, options.objective, r.estimated); !broken.empty()) {
+      ++result.pruned[broken];
+      return;
+    }
     const double score = search::score(options.objective, r.estimated);
     if (best.size() < needed || score < best.front()) {
       best.push_back(score);
@@ -373,6 +381,18 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
     simulated_scores.push_back(search::score(options.objective, r.figures));
   }
   result.spearman = search::spearman(estimated_scores, simulated_scores);
+  // A finalist whose simulated run breaks a limit its estimate kept is dropped too.
+  const auto broken = [&](const RankedLayout& r) {
+    return r.simulated ? search::broken_limit(options.limits, options.objective, r.figures) : std::string();
+  };
+  for (const RankedLayout& r : result.ranked)
+    if (const std::string rule = broken(r); !rule.empty()) {
+      ++result.pruned[rule + " (simulated)"];
+      --result.simulated;
+    }
+  result.ranked.erase(std::remove_if(result.ranked.begin(), result.ranked.end(),
+                                     [&](const RankedLayout& r) { return !broken(r).empty(); }),
+                      result.ranked.end());
   std::stable_sort(result.ranked.begin(), result.ranked.end(),
                    [&](const RankedLayout& a, const RankedLayout& b) { return ranks_before(a, b, options.objective); });
   result.simulate_seconds = seconds_since(start);

@@ -42,6 +42,7 @@ struct SearchOptions {
   bool exhaustive = false;  // estimate every survivor (no branch and bound)
   std::string output;       // --output: the journal (app/search_journal.hpp); empty: none
   bool resume = false;      // --resume: read `output` back and go on from it
+  search::RunLimits limits;  // --budget, --deadline: layouts over them are dropped, counted by rule in `pruned`
 };
 
 struct RankedLayout {
@@ -59,7 +60,7 @@ struct RankedLayout {
 struct SearchResult {
   search::LayoutSpace space;
   std::uint64_t layouts = 0;                    // examined
-  std::map<std::string, std::uint64_t> pruned;  // by rule
+  std::map<std::string, std::uint64_t> pruned;  // by rule (with the limits broken: "over budget", ...)
   std::vector<RankedLayout> ranked;             // finalists by simulated score, then the rest by estimate
   std::uint32_t simulated = 0;
   std::uint64_t skipped = 0;   // survivors not estimated: their floor is worse than the needed-th best

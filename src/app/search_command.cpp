@@ -23,25 +23,33 @@
 namespace rackscale::app {
 namespace {
 
-std::string ranked_table(const SearchResult& r, std::uint32_t top, std::uint64_t devices, std::uint64_t capacity) {
+std::string ranked_table(const SearchResult& r, std::uint32_t top, std::uint64_t devices, std::uint64_t capacity,
+                         bool goodput) {
   using A = io::TextTable::Align;
-  io::TextTable t({"#", "layout", "iteration", "by", "tokens/s", "MFU", "memory/device", "exposed", "bubble",
-                   "time to train", "cost", "carbon"},
-                  {A::right, A::left, A::right, A::left, A::right, A::right, A::right, A::right, A::right, A::right,
-                   A::right, A::right});
+  std::vector<std::string> headers{"#", "layout", "iteration", "by", "tokens/s", "MFU", "memory/device", "exposed",
+                                   "bubble", "time to train", "cost", "carbon"};
+  std::vector<A> aligns{A::right, A::left, A::right, A::left, A::right, A::right, A::right, A::right, A::right, A::right,
+                        A::right, A::right};
+  if (goodput) {  // ranked by it: beside the ideal time
+    headers.insert(headers.begin() + 10, "goodput time");
+    aligns.insert(aligns.begin() + 10, A::right);
+  }
+  io::TextTable t(headers, aligns);
   const std::size_t rows = std::min<std::size_t>(top, r.ranked.size());
   for (std::size_t i = 0; i < rows; ++i) {
     const RankedLayout& l = r.ranked[i];
     const search::RunFigures& f = l.figures;
     const std::string by = l.simulated ? "simulated" : l.failure.empty() ? "estimate" : "refused";
-    t.add_row({std::to_string(i + 1), search::describe(l.candidate.parallel, devices),
-               io::format_seconds(f.iteration_seconds), by, io::significant(f.tokens_per_second),
-               io::format_percent(f.mfu),
-               fmt::format("{} of {}", models::memory::format_gib(l.candidate.peak_memory),
-                           models::memory::format_gib(capacity)),
-               io::format_percent(f.exposed_share), io::format_percent(f.bubble_share),
-               io::format_seconds(f.time_to_train_seconds), io::format_usd(f.cost_usd),
-               fmt::format("{:.4g} t", f.carbon_kg / 1e3)});
+    std::vector<std::string> row{std::to_string(i + 1), search::describe(l.candidate.parallel, devices),
+                                 io::format_seconds(f.iteration_seconds), by, io::significant(f.tokens_per_second),
+                                 io::format_percent(f.mfu),
+                                 fmt::format("{} of {}", models::memory::format_gib(l.candidate.peak_memory),
+                                             models::memory::format_gib(capacity)),
+                                 io::format_percent(f.exposed_share), io::format_percent(f.bubble_share),
+                                 io::format_seconds(f.time_to_train_seconds), io::format_usd(f.cost_usd),
+                                 fmt::format("{:.4g} t", f.carbon_kg / 1e3)};
+    if (goodput) row.insert(row.begin() + 10, io::format_seconds(f.goodput_time_seconds));
+    t.add_row(row);
   }
   return t.render();
 }
@@ -55,6 +63,7 @@ nlohmann::ordered_json figures_json(const search::RunFigures& f) {
   j["pipeline_bubble_share"] = f.bubble_share;
   j["iterations"] = f.iterations;
   j["time_to_train_s"] = f.time_to_train_seconds;
+  j["goodput_time_to_train_s"] = f.goodput_time_seconds;
   j["cost_usd"] = f.cost_usd;
   j["carbon_kgco2e"] = f.carbon_kg;
   j["tokens_per_usd"] = f.tokens_per_dollar;
@@ -112,10 +121,10 @@ nlohmann::ordered_json result_json(const SearchResult& r, const SearchOptions& o
   return j;
 }
 
-std::string cluster_table(const std::vector<ClusterResult>& results) {
+std::string cluster_table(const std::vector<ClusterResult>& results, bool goodput) {
   using A = io::TextTable::Align;
-  io::TextTable t({"#", "cluster", "devices", "best layout", "iteration", "by", "time to train", "cost", "carbon",
-                   "front: cost", "front: carbon"},
+  io::TextTable t({"#", "cluster", "devices", "best layout", "iteration", "by",
+                   goodput ? "goodput time" : "time to train", "cost", "carbon", "front: cost", "front: carbon"},
                   {A::right, A::left, A::right, A::left, A::right, A::left, A::right, A::right, A::right, A::left,
                    A::left});
   for (std::size_t i = 0; i < results.size(); ++i) {
@@ -131,7 +140,7 @@ std::string cluster_table(const std::vector<ClusterResult>& results) {
     t.add_row({std::to_string(i + 1), c.cluster.name, io::with_commas(c.devices),
                search::describe(l.candidate.parallel, c.devices), io::format_seconds(f.iteration_seconds),
                l.simulated ? "simulated" : l.failure.empty() ? "estimate" : "refused",
-               io::format_seconds(f.time_to_train_seconds), io::format_usd(f.cost_usd),
+               io::format_seconds(goodput ? f.goodput_time_seconds : f.time_to_train_seconds), io::format_usd(f.cost_usd),
                fmt::format("{:.4g} t", f.carbon_kg / 1e3), c.on_cost_front ? "yes" : "", c.on_carbon_front ? "yes" : ""});
   }
   return t.render();
@@ -166,7 +175,15 @@ SearchCommand::SearchCommand(CLI::App& parent)
     : command_(parent.add_subcommand("search", "The best parallel layouts of a training config on its cluster")) {
   command_->add_option("config", config_, "Scenario file (YAML) with a training workload")->required();
   command_->add_option("--set", overrides_, "Override a config value: --set cluster.nodes=32 (repeatable)");
-  command_->add_option("--objective", objective_, "Rank by time, cost, carbon or tokens_per_dollar (default time)");
+  command_->add_option("--objective", objective_,
+                       "Rank by time, goodput_time (expected with interruptions and checkpoints), cost, carbon or "
+                       "tokens_per_dollar (default time)");
+  command_->add_option("--budget", budget_, "Drop layouts whose run costs more than this many dollars")
+      ->check(CLI::PositiveNumber);
+  command_->add_option("--deadline", deadline_,
+                       "Drop layouts whose time to train (the goodput time under --objective goodput_time) exceeds "
+                       "this many days")
+      ->check(CLI::PositiveNumber);
   command_->add_option("--top", top_, "Layouts shown (default 10)");
   command_->add_option("--space", space_,
                        "Axes to search instead of the defaults: 'tensor=1,2,4,8 pipeline=1..64 zero=0..3 ...'");
@@ -200,6 +217,8 @@ int SearchCommand::execute(const boost::mpi::communicator& comm) {
     options.exhaustive = exhaustive_;
     options.output = output_;
     options.resume = resume_;
+    options.limits.budget_usd = budget_;
+    if (deadline_) options.limits.deadline_seconds = *deadline_ * 86400.0;
     if (!fidelity_.empty()) {
       std::string names;
       for (const auto& f : models::network::fidelities()) {
@@ -221,9 +240,10 @@ int SearchCommand::execute(const boost::mpi::communicator& comm) {
       if (!printer) return kExitOk;
       std::cout << io::scenario_header(scenario, fmt::format("cluster search over {} clusters, each its best layout",
                                                               clusters.size()));
-      std::cout << fmt::format("ranked by {}; front: on the Pareto front of time to train against cost (carbon)\n",
+      std::cout << fmt::format("ranked by {}; front: on the Pareto front of the time to train (the goodput time under "
+                               "goodput_time) against cost (carbon)\n",
                                search::objective_name(options.objective));
-      std::cout << cluster_table(clusters);
+      std::cout << cluster_table(clusters, options.objective == search::Objective::goodput_time);
       if (json_) std::cout << cluster_json(clusters, options).dump() << '\n';
       return kExitOk;
     }
@@ -261,7 +281,8 @@ int SearchCommand::execute(const boost::mpi::communicator& comm) {
                                ? fmt::format("time to train {} tokens", io::significant(static_cast<double>(
                                                                             scenario.tco.inputs.token_budget)))
                                : std::string("no tco.token_budget: one iteration"));
-  std::cout << ranked_table(result, top_, devices, scenario.cluster.accelerator.memory_bytes);
+  std::cout << ranked_table(result, top_, devices, scenario.cluster.accelerator.memory_bytes,
+                            options.objective == search::Objective::goodput_time);
   if (json_) std::cout << result_json(result, options, top_, devices).dump() << '\n';
   return kExitOk;
 }

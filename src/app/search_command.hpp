@@ -36,6 +36,8 @@ class SearchCommand final : public Command {
   bool exhaustive_ = false;
   bool json_ = false;
   bool quiet_ = false;
+  std::optional<double> budget_;    // dollars
+  std::optional<double> deadline_;  // days
 };
 
 }  // namespace rackscale::app

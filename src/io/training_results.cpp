@@ -10,6 +10,7 @@
 #include "io/results_columns.hpp"
 #include "io/statistics_figures.hpp"
 #include "io/bom_figures.hpp"
+#include "io/goodput_figures.hpp"
 #include "io/tco_results.hpp"
 #include "io/training_figures.hpp"
 #include "io/variability_summary.hpp"
@@ -121,6 +122,19 @@ void write_energy(Group& root, const wl::TrainingReport& r) {
   write_figures(g, energy_figures(r));
 }
 
+// The whole run's expected interruptions and checkpoints, with its TCO over the expected time in
+// /goodput/tco.
+void write_goodput(Group& root, const wl::TrainingGoodput& goodput) {
+  Group g = root.create_group("goodput");
+  g.set_attribute("description", "the whole run with its interruptions and checkpoints, expected (closed form of "
+                                 "the run-level model, docs/goodput.md); tco: the run's cost over the expected time");
+  write_figures(g, goodput_figures(goodput));
+  Group classes = g.create_group("classes");
+  classes.set_attribute("description", "the interruption classes, one row each");
+  write_table(classes, goodput_class_table(goodput));
+  if (goodput.effective_tco) write_tco(g, *goodput.effective_tco);
+}
+
 }  // namespace
 
 void write_training_results(hdf5::File& file, const models::Scenario& scenario, const wl::TrainingRunState& run,
@@ -142,6 +156,7 @@ void write_training_results(hdf5::File& file, const models::Scenario& scenario, 
     write_figures(g, variability_figures(*run.report.variability));
   }
   if (run.report.tco) write_tco(file, *run.report.tco);
+  if (run.report.goodput) write_goodput(file, *run.report.goodput);
   if (run.report.bom) write_bom(file, *run.report.bom);
   write_statistics(file, run.report.statistics);
 }

@@ -6,6 +6,7 @@
 
 #include "io/energy_summary.hpp"
 #include "io/engine_report.hpp"
+#include "io/goodput_figures.hpp"
 #include "io/partition_summary.hpp"
 #include "io/scenario_header.hpp"
 #include "io/statistics_figures.hpp"
@@ -135,6 +136,7 @@ std::string training_summary(const models::Scenario& s, const wl::TrainingReport
   out += memory_table(r) + "\n";
   if (r.variability) out += variability_summary(*r.variability, r.iteration_time) + "\n";
   out += energy_summary(r);
+  if (r.goodput && r.tco) out += goodput_text(*r.goodput, *r.tco);
   out += engine_line(r.engine, r.setup_seconds);
   return out;
 }
@@ -148,6 +150,7 @@ nlohmann::ordered_json training_json(const models::Scenario& s, const wl::Traini
   j["energy"] = figures_json(energy_figures(r));
   j["tco"] = r.tco ? tco_json(*r.tco) : nlohmann::ordered_json(nullptr);
   if (r.variability) j["variability"] = figures_json(variability_figures(*r.variability));
+  j["goodput"] = r.goodput ? goodput_json(*r.goodput) : nlohmann::ordered_json(nullptr);
   j["setup_s"] = r.setup_seconds;
   j["partition"] = partition_json(r.partition);
   j["engine"] = engine_json(r.engine);

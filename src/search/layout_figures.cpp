@@ -18,8 +18,9 @@ Objective parse_objective(std::string_view text) {
   if (text == "cost") return Objective::cost;
   if (text == "carbon") return Objective::carbon;
   if (text == "tokens_per_dollar") return Objective::tokens_per_dollar;
+  if (text == "goodput_time") return Objective::goodput_time;
   throw std::invalid_argument(
-      fmt::format("--objective: expected time, cost, carbon or tokens_per_dollar, found '{}'", text));
+      fmt::format("--objective: expected time, goodput_time, cost, carbon or tokens_per_dollar, found '{}'", text));
 }
 
 const char* objective_name(Objective objective) noexcept {
@@ -28,6 +29,7 @@ const char* objective_name(Objective objective) noexcept {
     case Objective::cost: return "cost";
     case Objective::carbon: return "carbon";
     case Objective::tokens_per_dollar: return "tokens_per_dollar";
+    case Objective::goodput_time: return "goodput_time";
   }
   return "time";
 }
@@ -59,6 +61,7 @@ RunFigures run_figures(const IterationFigures& it, std::uint64_t tokens_per_iter
   const std::uint64_t budget = costs.settings.inputs.token_budget;
   f.iterations = budget > 0 ? models::tco::iterations_for_tokens(budget, tokens_per_iteration) : 1;
   f.time_to_train_seconds = t * static_cast<double>(f.iterations);
+  f.goodput_time_seconds = costs.goodput ? costs.goodput->expected(t, f.iterations).time_s : f.time_to_train_seconds;
   // The TCO model's accounting without a simulation (models/tco/accounting.hpp: each accelerator and host
   // at the utilization between idle and active, the network idle plus its optics), stated per iteration
   // over the run's iterations: account() states the run as one iteration, which overflows the clock for
@@ -92,8 +95,23 @@ double score(Objective objective, const RunFigures& f) noexcept {
     case Objective::cost: return f.cost_usd;
     case Objective::carbon: return f.carbon_kg;
     case Objective::tokens_per_dollar: return f.tokens_per_dollar > 0 ? 1.0 / f.tokens_per_dollar : 1e300;
+    case Objective::goodput_time: return f.goodput_time_seconds;
   }
   return f.time_to_train_seconds;
+}
+
+double floor_score(Objective objective, const RunFigures& floor, const CostModel& costs) noexcept {
+  if (objective != Objective::goodput_time) return score(objective, floor);
+  // expected(t, n) >= n t least_factor for any interval (each segment's expected time per unit of work is
+  // at least the least over all intervals), and n t >= the floor's time to train.
+  return costs.goodput ? floor.time_to_train_seconds * costs.goodput->least_factor() : floor.time_to_train_seconds;
+}
+
+std::string broken_limit(const RunLimits& limits, Objective objective, const RunFigures& f) {
+  if (limits.budget_usd && f.cost_usd > *limits.budget_usd) return "over budget";
+  const double time = objective == Objective::goodput_time ? f.goodput_time_seconds : f.time_to_train_seconds;
+  if (limits.deadline_seconds && time > *limits.deadline_seconds) return "past the deadline";
+  return "";
 }
 
 }  // namespace rackscale::search

@@ -15,6 +15,7 @@
 #include "pdes/error.hpp"
 #include "pdes/rank_reduce.hpp"
 #include "sim/critical_path.hpp"
+#include "sim/training_goodput.hpp"
 
 namespace rackscale::sim {
 
@@ -343,6 +344,7 @@ void TrainingWorkload::meter_energy(const FinishedRun& run) {
   measures.devices = report_.devices;
   measures.it_joules_per_iteration = e;
   report_.tco = models::tco::compute_tco(settings, inventory, measures, scenario.cluster.accelerator.name);
+  report_.goodput = training_goodput(scenario, report_, measures, inventory, levels);
 }
 
 }  // namespace rackscale::sim

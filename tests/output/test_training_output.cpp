@@ -281,8 +281,8 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
   // The --json object gives every figure the name the file gives it.
   const auto json = rackscale::io::training_json(s, report);
   expect_same_figures(in, "/training", json,
-                      {"scenario", "iteration_times_ps", "stages", "collectives", "energy", "tco", "setup_s", "partition",
-                       "engine", "statistics"});
+                      {"scenario", "iteration_times_ps", "stages", "collectives", "energy", "tco", "goodput", "setup_s",
+                       "partition", "engine", "statistics"});
   expect_same_figures(in, "/energy", json["energy"], {});
   // /statistics: every figure the workload declared, a dataset each, as the JSON's statistics object has it.
   ASSERT_FALSE(json["statistics"].empty());
@@ -308,6 +308,13 @@ TEST(TrainingOutput, TheFileHoldsTheRunsFigures) {
   expect_same_columns(in, "/stages", json["stages"]);
   expect_same_columns(in, "/collectives", json["collectives"]);
   expect_same_columns(in, "/tco/breakdown", json["tco"]["breakdown"]);
+  // /goodput: the whole run's expected interruptions and checkpoints (docs/goodput.md), as the JSON has it,
+  // with the TCO over the expected time in /goodput/tco.
+  ASSERT_TRUE(report.goodput.has_value());
+  expect_same_figures(in, "/goodput", json["goodput"], {"classes", "effective_tco"});
+  expect_same_columns(in, "/goodput/classes", json["goodput"]["classes"]);
+  expect_same_figures(in, "/goodput/tco/whole_run", json["goodput"]["effective_tco"]["whole_run"], {});
+  EXPECT_GT(in.attribute<double>("/goodput/tco/whole_run", "cost_usd"), in.attribute<double>("/tco/whole_run", "cost_usd"));
   EXPECT_EQ(json["iteration_times_ps"].get<std::vector<std::uint64_t>>(), in.read<std::uint64_t>("/training/iteration_times_ps"));
 }
 

@@ -51,3 +51,54 @@ TEST(LayoutFigures, RunsLongerThanTheClockHaveACostToo) {
   EXPECT_GT(b.carbon_kg, a.carbon_kg);
   EXPECT_TRUE(std::isfinite(b.cost_usd));
 }
+
+// The goodput time's floor (floor_score): the closed form at the configured interval rounded to whole
+// iterations is not monotonic in the iteration time (a slightly faster iteration can round to twice the
+// interval), so the floor's own goodput time is not a lower bound; the floor's ideal time times the least
+// factor is. MTBF 100 s, a 10 s checkpoint (Young/Daly 44.7 s): an iteration of 29.7 s rounds to 2 per
+// interval (59.4 s), one of 29.85 s to 1.
+TEST(LayoutFigures, GoodputTimeFloorIsBelowEveryLayoutAtOrAboveIt) {
+  search::CostModel costs;
+  rackscale::models::goodput::ExpectedRunModel model;
+  model.classes.push_back({"only", 100e12, 1.0, false});
+  model.detection_s = 5;
+  model.restart_s = 15;
+  model.stall_s = model.write_s = 10;
+  costs.goodput = model;
+  const std::uint64_t n = 1000;
+  const auto figures = [&](double t) {
+    search::RunFigures f;
+    f.time_to_train_seconds = t * static_cast<double>(n);
+    f.goodput_time_seconds = model.expected(t, n).time_s;
+    return f;
+  };
+  const auto goodput_time = search::Objective::goodput_time;
+  bool naive_floor_above = false;
+  for (double floor = 10; floor < 60; floor += 0.05)
+    for (double t = floor; t < floor + 3; t += 0.05) {
+      const double score = search::score(goodput_time, figures(t));
+      EXPECT_LE(search::floor_score(goodput_time, figures(floor), costs), score) << floor << " s under " << t << " s";
+      naive_floor_above = naive_floor_above || search::score(goodput_time, figures(floor)) > score;
+    }
+  EXPECT_TRUE(naive_floor_above) << "the floor's own goodput time was a bound here: the test shows nothing";
+  EXPECT_GT(search::score(goodput_time, figures(29.7)), search::score(goodput_time, figures(29.85)));
+  // The other objectives' floors are their scores.
+  EXPECT_EQ(search::floor_score(search::Objective::time, figures(20), costs), 20.0 * n);
+}
+
+// --budget and --deadline (broken_limit): the cost against the budget, the deadline against the time the
+// objective ranks.
+TEST(LayoutFigures, LimitsDropByCostAndByTheRankedTime) {
+  search::RunFigures f;
+  f.cost_usd = 1000;
+  f.time_to_train_seconds = 86400;
+  f.goodput_time_seconds = 1.2 * 86400;
+  search::RunLimits limits;
+  EXPECT_EQ(search::broken_limit(limits, search::Objective::time, f), "");
+  limits.budget_usd = 999;
+  EXPECT_EQ(search::broken_limit(limits, search::Objective::time, f), "over budget");
+  limits.budget_usd = 1000;
+  limits.deadline_seconds = 1.1 * 86400;
+  EXPECT_EQ(search::broken_limit(limits, search::Objective::time, f), "");
+  EXPECT_EQ(search::broken_limit(limits, search::Objective::goodput_time, f), "past the deadline");
+}

@@ -23,72 +23,15 @@
 
 #include "app/training_run.hpp"
 #include "io/config/scenario_loader.hpp"
+#include "megatron_table1.hpp"
 #include "scratch_dir.hpp"
 
 namespace {
 boost::mpi::communicator world() { return {}; }
-
-struct Row {
-  double params_billion = 0;
-  int heads = 0, hidden = 0, layers = 0, tp = 0, pp = 0, dp = 0, gpus = 0, global_batch = 0;
-  double tflops_per_gpu = 0;
-};
-
-std::vector<Row> read_table(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open " + path);
-  std::vector<Row> rows;
-  std::string line;
-  bool header = true;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    if (header) {  // the columns this test relies on, in this order
-      EXPECT_EQ(line.rfind("params_billion,heads,hidden,layers,tensor_parallel,pipeline_parallel,data_parallel,gpus,"
-                           "global_batch,tflops_per_gpu",
-                           0),
-                0u)
-          << line;
-      header = false;
-      continue;
-    }
-    std::stringstream cells(line);
-    std::vector<std::string> c;
-    for (std::string cell; std::getline(cells, cell, ',');) c.push_back(cell);
-    if (c.size() < 10) throw std::runtime_error("short row: " + line);
-    rows.push_back({std::stod(c[0]), std::stoi(c[1]), std::stoi(c[2]), std::stoi(c[3]), std::stoi(c[4]), std::stoi(c[5]),
-                    std::stoi(c[6]), std::stoi(c[7]), std::stoi(c[8]), std::stod(c[9])});
-  }
-  return rows;
-}
-
-int virtual_stages(const Row& r) {
-  if (r.pp == 1) return 1;
-  for (int v : {4, 3, 2})
-    if (r.layers % (r.pp * v) == 0) return v;
-  return 1;
-}
-
-std::string scenario_yaml(const Row& r) {
-  return fmt::format(R"(name: megatron-table1-{params}b
-cluster:
-  nodes: {nodes}
-  devices_per_node: 8
-  nodes_per_rack: 4
-  accelerator: a100-sxm4-80gb
-  nic: connectx6-hdr-200g
-  scale_up: {{kind: nvswitch, domain_devices: 8, bandwidth: 300GB/s, efficiency: 0.68, latency: 500ns, switch: nvswitch-gen2}}
-  scale_out: {{topology: fat_tree, switch: quantum-qm8700-hdr, cable_latency: 50ns}}
-workload:
-  type: training
-  model: {{layers: {layers}, hidden: {hidden}, heads: {heads}, vocabulary: 51200, sequence: 2048, activation: gelu}}
-  parallel: {{tensor: {tp}, pipeline: {pp}, virtual_stages: {v}, global_batch: {batch}, micro_batch: 1, recompute: full,
-             fused_attention: false}}
-  stack: megatron_lm
-)",
-                     fmt::arg("params", r.params_billion), fmt::arg("nodes", r.gpus / 8), fmt::arg("layers", r.layers),
-                     fmt::arg("hidden", r.hidden), fmt::arg("heads", r.heads), fmt::arg("tp", r.tp), fmt::arg("pp", r.pp),
-                     fmt::arg("v", virtual_stages(r)), fmt::arg("batch", r.global_batch));
-}
+using rackscale::test::read_table;
+using rackscale::test::Row;
+using rackscale::test::scenario_yaml;
+using rackscale::test::virtual_stages;
 }  // namespace
 
 TEST(MegatronTable1, EveryRowWithinTenPercentOfThePublishedThroughput) {

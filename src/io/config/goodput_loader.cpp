@@ -85,7 +85,9 @@ gp::GoodputSpec read_goodput(const ConfigNode* goodput, const ConfigNode* storag
   g.storage = read_storage(storage, locations);
   if (goodput == nullptr) return g;
   const MapReader r(*goodput, "goodput",
-                    {"failures", "detection", "relaunch", "hot_swap", "repair", "spares", "checkpoint"}, locations);
+                    {"enabled", "failures", "detection", "relaunch", "hot_swap", "repair", "spares", "checkpoint"},
+                    locations);
+  g.enabled = r.optional("enabled", g.enabled, read_flag);
   if (const ConfigNode* n = r.find("failures")) g.failures = read_failures(*n, r.path_of("failures"), locations);
   g.detection = r.optional("detection", g.detection, read_duration);
   g.relaunch = r.optional("relaunch", g.relaunch, read_duration);

@@ -29,6 +29,9 @@ struct CheckpointSpec {
 };
 
 struct GoodputSpec {
+  // false: `rackscale run` leaves the goodput estimate out of a training run's summary (the section
+  // still configures `rackscale goodput` and `rackscale search --objective goodput_time`).
+  bool enabled = true;
   std::vector<FailureClass> failures;     // empty in a default-constructed spec; the loader fills Llama 3's
   pdes::SimTime detection = 3 * 60 * pdes::kSecond;   // from the fault to the job's stop
   pdes::SimTime relaunch = 7 * 60 * pdes::kSecond;    // scheduling and initializing the job again

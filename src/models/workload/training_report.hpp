@@ -9,6 +9,7 @@
 #include "models/accelerator/device_executor.hpp"
 #include "models/workload/memory_model.hpp"
 #include "models/workload/variability_report.hpp"
+#include "models/workload/training_goodput.hpp"
 #include "models/network/partition_report.hpp"
 #include "models/power/cluster_energy.hpp"
 #include "models/tco/run_measures.hpp"
@@ -78,6 +79,9 @@ struct TrainingReport {
   // Cost and carbon from the scenario's `tco:` section; whole_run covers tco.token_budget when set,
   // else the iterations simulated. Empty only when the run has no iteration time.
   std::optional<tco::TcoReport> tco;
+  // The whole run with its interruptions and checkpoints (goodput:, docs/goodput.md), the same on every
+  // rank. Empty without a tco (no iteration time) or with goodput.enabled false.
+  std::optional<TrainingGoodput> goodput;
   // The network's bill of materials (docs/tco.md), the same on every rank.
   std::optional<tco::BillOfMaterials> bom;
   pdes::EngineTotals engine;                   // rank 0 only
