@@ -141,6 +141,14 @@ bool TrainingWorkload::varies() const {
   return scenario.workload.training.variability.any() || !scenario.cluster.degraded_links.empty();
 }
 
+const std::vector<std::uint64_t>& TrainingWorkload::port_busy(const FinishedRun& run) {
+  if (port_busy_.empty()) {
+    port_busy_.assign(run.counters.size(), 0);
+    pdes::reduce_to_all(run.comm, run.counters.busy(), port_busy_, pdes::Reduction::sum);
+  }
+  return port_busy_;
+}
+
 void TrainingWorkload::record(const FinishedRun& run, pdes::StatisticRegistry& registry) {
   const std::uint32_t iterations = session_.scenario().workload.training.iterations;
   const std::uint32_t stages = plan_.layout.pipeline();
@@ -183,11 +191,8 @@ void TrainingWorkload::record(const FinishedRun& run, pdes::StatisticRegistry& r
     }
   }
   if (varies()) {
-    // A per-port table summed over ranks (a message's ports are counted by the rank that sent it).
-    port_busy_.assign(run.counters.size(), 0);
-    pdes::reduce_to_all(run.comm, run.counters.busy(), port_busy_, pdes::Reduction::sum);
     record_critical_path(run.comm,
-                         {&run.topology, executors_, port_busy_, session_.scenario().cluster.degraded_links,
+                         {&run.topology, executors_, port_busy(run), session_.scenario().cluster.degraded_links,
                           perfect_iteration_},
                          registry);
   }
@@ -293,12 +298,7 @@ void TrainingWorkload::meter_energy(const FinishedRun& run) {
   const auto& settings = scenario.tco;
   const power::ClusterPower levels = power::cluster_power(scenario.cluster, settings.host_idle_watts,
                                                           settings.host_active_watts, settings.memory_bound_activity);
-  // A per-port table, not a figure: summed over ranks as one vector (like traffic's per-port totals).
-  if (port_busy_.empty()) {
-    port_busy_.assign(run.counters.size(), 0);
-    pdes::reduce_to_all(run.comm, run.counters.busy(), port_busy_, pdes::Reduction::sum);
-  }
-  const std::vector<std::uint64_t>& port_busy = port_busy_;
+  const std::vector<std::uint64_t>& port_busy = this->port_busy(run);
   std::vector<std::pair<std::uint32_t, power::AcceleratorActivity>> devices;
   // The accelerator model does not split compute- from memory-bound time: all of it is compute-bound.
   for (const auto& [device, executor] : executors_) devices.push_back({device, {executor->stats().breakdown.compute(), 0}});

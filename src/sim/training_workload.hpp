@@ -51,6 +51,9 @@ class TrainingWorkload final : public Workload {
 
  private:
   void meter_energy(const FinishedRun& run);
+  // Every port's busy time summed over ranks (a message's ports are counted by the rank that sent it):
+  // a per-port table, not a figure, reduced as one vector the first time it is asked for (collective).
+  const std::vector<std::uint64_t>& port_busy(const FinishedRun& run);
 
   Session& session_;
   TrainingTrace& trace_;
@@ -64,7 +67,7 @@ class TrainingWorkload final : public Workload {
   std::vector<std::pair<std::uint32_t, const models::accelerator::DeviceExecutor*>> executors_;  // this rank's, by device
   models::workload::TrainingReport report_;
   std::optional<pdes::SimTime> perfect_iteration_;
-  std::vector<std::uint64_t> port_busy_;  // summed over ranks, once reduced (record or meter_energy)
+  std::vector<std::uint64_t> port_busy_;  // port_busy()'s table, empty until reduced
 };
 
 }  // namespace rackscale::sim
