@@ -45,24 +45,32 @@ Programs read_local_traces(const Session& session, const TraceReader& read) {
   const pdes::RankMap owners = net::lp_rank_map(topology, session.placement().rack_rank, session.comm().size());
   Programs programs;
   std::pair<std::uint32_t, std::string> error{std::numeric_limits<std::uint32_t>::max(), ""};
-  // By role, each role's trace is read once, by the first of this rank's devices that replays it.
-  std::map<std::uint32_t, wl::TraceGraph> roles;
+  // A trace read and its dependencies ordered: by role, once per role, by the first of this rank's
+  // devices that replays it, and shared by the others.
+  struct Read {
+    wl::TraceGraph graph;
+    std::shared_ptr<const wl::ReplayEdges> edges;
+  };
+  std::map<std::uint32_t, Read> roles;
   for (std::uint32_t rank = 0; rank < spec.ranks; ++rank) {
     const std::uint32_t device = spec.device_of(rank);
     if (owners.owner(topology.devices[device]) != session.comm().rank()) continue;
     const std::string file = spec.file_of(rank);
     try {
-      wl::TraceGraph own;
-      wl::TraceGraph* graph = &own;
+      Read own;
+      Read* trace = &own;
       bool unread = true;
       if (spec.by_role()) {
         const auto [role, inserted] = roles.try_emplace(spec.role_of[rank]);
-        graph = &role->second;
+        trace = &role->second;
         unread = inserted;
       }
-      if (unread) *graph = read(file);
-      programs.emplace(device, std::make_shared<const wl::TraceProgram>(
-                                   wl::build_trace_program(*graph, rank, spec, scenario.cluster.accelerator)));
+      if (unread) {
+        trace->graph = read(file);
+        trace->edges = wl::replay_edges(trace->graph, spec.control_dependencies);
+      }
+      programs.emplace(device, std::make_shared<const wl::TraceProgram>(wl::build_trace_program(
+                                   trace->graph, trace->edges, rank, spec, scenario.cluster.accelerator)));
     } catch (const TraceReplayRefused& e) {
       error = {rank, e.what()};
     } catch (const wl::TraceGraphError& e) {

@@ -2,9 +2,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <span>
 #include <string>
+#include <vector>
 
 #include "models/workload/trace_graph.hpp"
+#include "models/workload/trace_program.hpp"
 
 namespace {
 
@@ -58,6 +61,30 @@ TEST(TraceGraph, RefusesAMissingDependencyARepeatedIdAndASelfLoop) {
   TraceGraph self;
   self.nodes = {node(3, {3})};
   EXPECT_NE(error_of(self).find("node 3 depends on itself"), std::string::npos);
+}
+
+// The replay's edges (trace_program.hpp): per op in replay order, its dependencies once each whether
+// recorded as data, control or both, and the ops that depend on it, ascending.
+TEST(TraceGraph, ReplayEdgesListEachDependencyOnceAndTheDependentsInOpOrder) {
+  using rackscale::models::workload::ControlDependencies;
+  using rackscale::models::workload::replay_edges;
+  using Ops = std::vector<std::uint32_t>;
+  TraceGraph graph;  // ops in replay order: 40, 30, 10, 20
+  graph.nodes = {node(40, {}), node(10, {40}, {30, 40}), node(30, {}), node(20, {10}, {30})};
+  const auto as_ops = [](std::span<const std::uint32_t> s) { return Ops(s.begin(), s.end()); };
+  const auto honored = replay_edges(graph, ControlDependencies::honor);
+  EXPECT_EQ(honored->order, (Ops{0, 2, 1, 3}));
+  EXPECT_EQ(as_ops(honored->dependencies_of(0)), Ops{});
+  EXPECT_EQ(as_ops(honored->dependencies_of(2)), (Ops{0, 1}));
+  EXPECT_EQ(as_ops(honored->dependencies_of(3)), (Ops{1, 2}));
+  EXPECT_EQ(as_ops(honored->dependents_of(0)), Ops{2});
+  EXPECT_EQ(as_ops(honored->dependents_of(1)), (Ops{2, 3}));
+  EXPECT_EQ(as_ops(honored->dependents_of(2)), Ops{3});
+  EXPECT_EQ(as_ops(honored->dependents_of(3)), Ops{});
+  const auto ignored = replay_edges(graph, ControlDependencies::ignore);
+  EXPECT_EQ(as_ops(ignored->dependencies_of(3)), Ops{1});
+  EXPECT_EQ(as_ops(ignored->dependents_of(2)), Ops{});
+  EXPECT_EQ(as_ops(ignored->dependents_of(1)), (Ops{2, 3}));
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
 // The trace export (docs/traces.md, "Exporting"): the training generator's programs written as Chakra
-// traces and replayed on the same cluster take the generated workload's iteration time, on the laptop
-// config and on a 1,024-device one.
+// traces and replayed on the same cluster take the generated workload's iteration time and run its
+// events, on the laptop config and on a 1,024-device one.
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -54,6 +54,10 @@ void expect_round_trip(const std::string& config, const std::vector<std::string>
   ASSERT_EQ(generated.iteration_times.size(), 1u);
   EXPECT_EQ(report.makespan, generated.iteration_times[0]);
   EXPECT_EQ(report.ranks, training.cluster.devices());
+  // The replay runs the generator's events, no more and no fewer (the engine's totals are rank 0's).
+  if (world().rank() == 0) {
+    EXPECT_EQ(report.engine.total.events_processed, generated.engine.total.events_processed);
+  }
 }
 
 }  // namespace round_trip

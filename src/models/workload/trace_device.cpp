@@ -18,25 +18,13 @@ struct OpDone {
 
 TraceDevice::TraceDevice(std::shared_ptr<const TraceProgram> program,
                          std::unique_ptr<collectives::CollectiveEngine> collectives)
-    : program_(std::move(program)), collectives_(std::move(collectives)) {
-  const auto n = program_->ops.size();
-  std::vector<std::uint32_t> counts(n + 1, 0);
-  for (const std::uint32_t d : program_->dependencies) ++counts[d + 1];
-  for (std::size_t i = 0; i < n; ++i) counts[i + 1] += counts[i];
-  dependent_start_ = counts;
-  dependents_.resize(program_->dependencies.size());
-  waiting_.resize(n);
+    : program_(std::move(program)), edges_(program_->edges.get()), collectives_(std::move(collectives)) {
+  const auto n = static_cast<std::uint32_t>(program_->ops.size());
+  ops_.resize(n);
   for (std::uint32_t i = 0; i < n; ++i) {
-    const ReplayOp& op = program_->ops[i];
-    waiting_[i] = op.dependency_count;
-    for (std::uint32_t k = 0; k < op.dependency_count; ++k)
-      dependents_[counts[program_->dependencies[op.first_dependency + k]]++] = i;
+    ops_[i].waiting = static_cast<std::uint32_t>(edges_->dependencies_of(i).size());
+    ops_[i].kind = program_->ops[i].kind;
   }
-  started_.assign(n, 0);
-  chain_.assign(n, 0);
-  chain_ops_.assign(n, 0);
-  chain_first_.assign(n, 0);
-  done_.assign(n, false);
   compute_.busy_time = &stats_.compute;
   host_.busy_time = &stats_.host;
   memory_.busy_time = &stats_.memory;
@@ -49,8 +37,8 @@ void TraceDevice::start(network::DeviceLp& device) {
     return;
   }
   draining_ = true;
-  for (std::uint32_t i = 0; i < program_->ops.size(); ++i)
-    if (waiting_[i] == 0) release(device, i);
+  for (std::uint32_t i = 0; i < ops_.size(); ++i)
+    if (ops_[i].waiting == 0) release(device, i);
   draining_ = false;
   complete(device, kNone);
 }
@@ -65,8 +53,8 @@ TraceDevice::Resource* TraceDevice::resource_of(ReplayKind kind) {
 }
 
 void TraceDevice::release(network::DeviceLp& device, std::uint32_t i) {
-  const ReplayOp& op = program_->ops[i];
-  started_[i] = device.time();
+  OpState& op = ops_[i];
+  op.started = device.time();
   if (op.kind == ReplayKind::none) {
     completed_.push_back(i);
   } else if (Resource* r = resource_of(op.kind)) {
@@ -82,7 +70,7 @@ void TraceDevice::start_resources(network::DeviceLp& device) {
     const std::uint32_t i = r->ready.top();
     r->ready.pop();
     r->busy = true;
-    started_[i] = device.time();
+    ops_[i].started = device.time();
     device.schedule(program_->ops[i].duration, kOpDone, pdes::to_payload(OpDone{i}));
   }
 }
@@ -93,14 +81,10 @@ void TraceDevice::start_communication(network::DeviceLp& device, std::uint32_t i
   switch (op.kind) {
     case ReplayKind::collective: {
       ++stats_.collectives;
-      const ReplayGroup& group = program_->groups[op.group];
-      collectives::CollectiveCall call;
-      call.kind = op.collective;
-      call.bytes = op.bytes;
-      call.members = group.members;
-      call.rank = group.rank;
-      call.key = op.key;
+      collectives::CollectiveCall call = call_of(op);
+      // Two words of capture, which std::function keeps inline: no allocation per call.
       collectives_->start(device, call, [this, i](const collectives::CallRecord&) { complete(*device_, i); });
+      members_ = std::move(call.members);  // the engine keeps no reference to the list
       break;
     }
     case ReplayKind::send: {
@@ -123,6 +107,21 @@ void TraceDevice::start_communication(network::DeviceLp& device, std::uint32_t i
   }
 }
 
+// The call of collective op `op`, its member list in the kept vector (assigning into its capacity instead
+// of allocating one per call).
+collectives::CollectiveCall TraceDevice::call_of(const ReplayOp& op) {
+  const ReplayGroup& group = program_->groups[op.group];
+  collectives::CollectiveCall call;
+  call.kind = op.collective;
+  call.bytes = op.bytes;
+  members_.assign(group.members.begin(), group.members.end());
+  call.members = std::move(members_);
+  call.rank = group.rank;
+  call.key = op.key;
+  call.fingerprint = group.fingerprint;
+  return call;
+}
+
 void TraceDevice::communication_ended(pdes::SimTime now) {
   if (--communicating_ == 0) stats_.communication += now - communicating_since_;
 }
@@ -137,37 +136,34 @@ void TraceDevice::complete(network::DeviceLp& device, std::uint32_t first) {
   while (!completed_.empty()) {
     const std::uint32_t i = completed_.back();
     completed_.pop_back();
-    const ReplayOp& op = program_->ops[i];
+    OpState& op = ops_[i];
     if (Resource* r = resource_of(op.kind)) {
       r->busy = false;
-      *r->busy_time += now - started_[i];
+      *r->busy_time += now - op.started;
     } else if (op.kind != ReplayKind::none) {
       communication_ended(now);
     }
-    // The longest chain of dependencies ending with op i.
-    pdes::SimTime before = 0;
-    std::uint32_t ops = 0, first_op = i;
-    for (std::uint32_t k = 0; k < op.dependency_count; ++k) {
-      const std::uint32_t d = program_->dependencies[op.first_dependency + k];
-      if (chain_[d] > before || (chain_[d] == before && chain_ops_[d] > ops)) {
-        before = chain_[d];
-        ops = chain_ops_[d];
-        first_op = chain_first_[d];
-      }
+    // The longest chain of dependencies ending with op i, and what it offers each dependent.
+    op.chain += now - op.started;
+    ++op.chain_ops;
+    if (op.chain > stats_.critical_path || (op.chain == stats_.critical_path && op.chain_ops > stats_.critical_ops)) {
+      stats_.critical_path = op.chain;
+      stats_.critical_ops = op.chain_ops;
+      critical_op_ = i;
+      critical_nodes_stale_ = true;
     }
-    chain_[i] = before + (now - started_[i]);
-    chain_ops_[i] = ops + 1;
-    chain_first_[i] = first_op;
-    if (chain_[i] > stats_.critical_path || (chain_[i] == stats_.critical_path && chain_ops_[i] > stats_.critical_ops)) {
-      stats_.critical_path = chain_[i];
-      stats_.critical_ops = chain_ops_[i];
-      stats_.critical_first = program_->ops[first_op].node;
-      stats_.critical_last = op.node;
-    }
-    done_[i] = true;
+    op.done = true;
     ++finished_;
-    for (std::uint32_t k = dependent_start_[i]; k < dependent_start_[i + 1]; ++k)
-      if (--waiting_[dependents_[k]] == 0) release(device, dependents_[k]);
+    for (const std::uint32_t k : edges_->dependents_of(i)) {
+      OpState& next = ops_[k];
+      if (op.chain > next.chain || (op.chain == next.chain && op.chain_ops > next.chain_ops) ||
+          (op.chain == next.chain && op.chain_ops == next.chain_ops && i < next.predecessor)) {
+        next.chain = op.chain;
+        next.chain_ops = op.chain_ops;
+        next.predecessor = i;
+      }
+      if (--next.waiting == 0) release(device, k);
+    }
   }
   start_resources(device);
   draining_ = false;
@@ -191,9 +187,20 @@ void TraceDevice::on_delivery(network::DeviceLp& device, const network::Delivery
   if (const auto op = point_to_point_.on_delivery(device, delivery, *collectives_)) complete(device, *op);
 }
 
+const TraceDeviceStats& TraceDevice::stats() const {
+  if (critical_nodes_stale_) {
+    std::uint32_t first = critical_op_;
+    while (ops_[first].predecessor != kNone) first = ops_[first].predecessor;
+    stats_.critical_first = program_->ops[first].node;
+    stats_.critical_last = program_->ops[critical_op_].node;
+    critical_nodes_stale_ = false;
+  }
+  return stats_;
+}
+
 const ReplayOp* TraceDevice::first_unfinished() const {
-  for (std::size_t i = 0; i < done_.size(); ++i)
-    if (!done_[i]) return &program_->ops[i];
+  for (std::size_t i = 0; i < ops_.size(); ++i)
+    if (!ops_[i].done) return &program_->ops[i];
   return nullptr;
 }
 

@@ -51,7 +51,7 @@ class TraceDevice final : public network::DeviceBehaviour {
   void save(boost::archive::binary_oarchive& out) const override;
   void load(network::DeviceLp& device, boost::archive::binary_iarchive& in) override;
 
-  [[nodiscard]] const TraceDeviceStats& stats() const noexcept { return stats_; }
+  [[nodiscard]] const TraceDeviceStats& stats() const;
   [[nodiscard]] const TraceProgram& program() const noexcept { return *program_; }
   [[nodiscard]] pdes::WorkDone work() const noexcept { return {finished_, program_->ops.size()}; }
   // The first op (in program order) that has not finished, for a run that ended without it.
@@ -70,19 +70,33 @@ class TraceDevice final : public network::DeviceBehaviour {
   void complete(network::DeviceLp& device, std::uint32_t op);
   void start_resources(network::DeviceLp& device);
   void start_communication(network::DeviceLp& device, std::uint32_t op);
+  [[nodiscard]] collectives::CollectiveCall call_of(const ReplayOp& op);
   void communication_ended(pdes::SimTime now);
   [[nodiscard]] Resource* resource_of(ReplayKind kind);
 
+  // Everything finishing an op reads or writes of it, in one record per op in program order (a replay
+  // interleaves a thousand devices' ops, so an op's record is usually out of cache when it finishes).
+  // Finishing an op writes its dependents' records only: their counts, and the longest chain they
+  // continue so far (pushed from each finishing dependency), so that no dependency is read again.
+  struct OpState {
+    pdes::SimTime started = 0;
+    // Until the op finishes, the longest chain among its finished dependencies (ties: the dependency
+    // first in program order); then the longest chain ending with the op itself.
+    pdes::SimTime chain = 0;
+    std::uint32_t chain_ops = 0;              // ops on that chain
+    std::uint32_t predecessor = kNone;        // the chain's op before this one (kNone: it starts here)
+    std::uint32_t waiting = 0;                // dependencies not finished yet
+    ReplayKind kind = ReplayKind::none;
+    bool done = false;
+  };
+  static_assert(sizeof(OpState) == 32, "two records per cache line");
+
   std::shared_ptr<const TraceProgram> program_;
+  const ReplayEdges* edges_;  // the program's
   std::unique_ptr<collectives::CollectiveEngine> collectives_;
   network::DeviceLp* device_ = nullptr;
-  std::vector<std::uint32_t> dependent_start_, dependents_;  // CSR: ops that depend on op i
-  std::vector<std::uint32_t> waiting_;                       // per op: dependencies not finished yet
-  std::vector<pdes::SimTime> started_;                       // per op
-  std::vector<pdes::SimTime> chain_;                         // per op: longest chain ending with it
-  std::vector<std::uint32_t> chain_ops_;                     // per op: ops on that chain
-  std::vector<std::uint32_t> chain_first_;                   // per op: the chain's first op
-  std::vector<bool> done_;
+  std::vector<OpState> ops_;
+  std::vector<std::uint32_t> members_;    // a collective call's member list, kept between calls
   Resource compute_, host_, memory_;
   std::vector<std::uint32_t> completed_;  // finished ops whose dependents are not released yet
   bool draining_ = false;
@@ -90,7 +104,11 @@ class TraceDevice final : public network::DeviceBehaviour {
   pdes::SimTime communicating_since_ = 0;
   accelerator::PointToPoint point_to_point_;                  // sends and receives in flight
   std::uint64_t finished_ = 0;
-  TraceDeviceStats stats_;
+  // The figures; the critical path's first and last nodes are resolved from critical_op_ (walking its
+  // predecessors) when they are read, not each time the path grows.
+  mutable TraceDeviceStats stats_;
+  std::uint32_t critical_op_ = kNone;  // the op the critical path ends with
+  mutable bool critical_nodes_stale_ = false;
 };
 
 }  // namespace rackscale::models::workload

@@ -28,10 +28,20 @@ void serialize_stats(Archive& ar, Stats& s) {
 void TraceDevice::save(boost::archive::binary_oarchive& out) const {
   if (!completed_.empty() || draining_)
     throw std::logic_error(fmt::format("device {}: saved while finishing ops", device_ == nullptr ? 0 : device_->device()));
-  std::uint64_t ops = program_->ops.size();
-  out & ops & waiting_ & started_ & chain_ & chain_ops_ & chain_first_;
-  // std::vector<bool> as bytes: the archive's own encoding of it depends on the Boost version's headers.
-  std::vector<std::uint8_t> done(done_.begin(), done_.end());
+  // Field by field, each a vector over the ops.
+  std::uint64_t ops = ops_.size();
+  std::vector<std::uint32_t> waiting, chain_ops, predecessor;
+  std::vector<pdes::SimTime> started, chain;
+  std::vector<std::uint8_t> done;  // bytes: the archive's encoding of std::vector<bool> depends on Boost's version
+  for (const OpState& op : ops_) {
+    waiting.push_back(op.waiting);
+    started.push_back(op.started);
+    chain.push_back(op.chain);
+    chain_ops.push_back(op.chain_ops);
+    predecessor.push_back(op.predecessor);
+    done.push_back(op.done ? 1 : 0);
+  }
+  out & ops & waiting & started & chain & chain_ops & predecessor;
   out & done;
   for (const Resource* r : {&compute_, &host_, &memory_}) {
     auto ready = r->ready;  // a copy, emptied in order
@@ -43,7 +53,7 @@ void TraceDevice::save(boost::archive::binary_oarchive& out) const {
     out & queued & r->busy;
   }
   out & communicating_ & communicating_since_ & finished_;
-  TraceDeviceStats stats = stats_;
+  TraceDeviceStats stats = this->stats();
   serialize_stats(out, stats);
   point_to_point_.save(out);
   collectives_->save(out);
@@ -57,13 +67,25 @@ void TraceDevice::load(network::DeviceLp& device, boost::archive::binary_iarchiv
     throw std::invalid_argument(fmt::format("device {} was saved replaying a trace of {} ops; its trace now has {} "
                                             "(traced rank {})",
                                             device.device(), ops, program_->ops.size(), program_->rank));
-  in & waiting_ & started_ & chain_ & chain_ops_ & chain_first_;
+  std::vector<std::uint32_t> waiting, chain_ops, predecessor;
+  std::vector<pdes::SimTime> started, chain;
   std::vector<std::uint8_t> done;
+  in & waiting & started & chain & chain_ops & predecessor;
   in & done;
-  if (waiting_.size() != ops || started_.size() != ops || chain_.size() != ops || chain_ops_.size() != ops ||
-      chain_first_.size() != ops || done.size() != ops)
+  if (waiting.size() != ops || started.size() != ops || chain.size() != ops || chain_ops.size() != ops ||
+      predecessor.size() != ops || done.size() != ops)
     throw std::invalid_argument(fmt::format("device {}: a saved replay's per-op state is not of its {} ops", device.device(), ops));
-  done_.assign(done.begin(), done.end());
+  for (std::size_t i = 0; i < ops; ++i) {
+    OpState& op = ops_[i];
+    op.waiting = waiting[i];
+    op.started = started[i];
+    op.chain = chain[i];
+    op.chain_ops = chain_ops[i];
+    if (predecessor[i] != kNone && predecessor[i] >= ops)
+      throw std::invalid_argument(fmt::format("device {}: a saved chain's op {} is not of its {} ops", device.device(), predecessor[i], ops));
+    op.predecessor = predecessor[i];
+    op.done = done[i] != 0;
+  }
   for (Resource* r : {&compute_, &host_, &memory_}) {
     std::vector<std::uint32_t> queued;
     in & queued & r->busy;
@@ -75,6 +97,7 @@ void TraceDevice::load(network::DeviceLp& device, boost::archive::binary_iarchiv
   }
   in & communicating_ & communicating_since_ & finished_;
   serialize_stats(in, stats_);
+  critical_nodes_stale_ = false;  // the saved figures name the critical path's nodes
   point_to_point_.load(in);
   // The engine's calls in flight, each the collective op released (no dependency left) and not done
   // whose key it has; each op once, should two calls in flight share a key (docs/traces.md, "Limits").
@@ -83,15 +106,9 @@ void TraceDevice::load(network::DeviceLp& device, boost::archive::binary_iarchiv
   collectives_->load(device, in, [&](std::uint32_t key) {
     for (std::uint32_t i = 0; i < ops; ++i) {
       const ReplayOp& op = program_->ops[i];
-      if (op.kind != ReplayKind::collective || op.key != key || waiting_[i] != 0 || done_[i] || resumed[i]) continue;
+      if (op.kind != ReplayKind::collective || op.key != key || ops_[i].waiting != 0 || ops_[i].done || resumed[i]) continue;
       resumed[i] = true;
-      const ReplayGroup& group = program_->groups[op.group];
-      call = {};
-      call.kind = op.collective;
-      call.bytes = op.bytes;
-      call.members = group.members;
-      call.rank = group.rank;
-      call.key = op.key;
+      call = call_of(op);
       return collectives::CollectiveEngine::Resumed{&call, [this, i](const collectives::CallRecord&) { complete(*device_, i); }};
     }
     throw std::invalid_argument(

@@ -56,31 +56,13 @@ class Builder {
     program_.rank = rank;
   }
 
-  TraceProgram build() {
-    const std::vector<std::uint32_t> order = graph_.dependency_order(spec_.control_dependencies);
-    std::unordered_map<std::uint64_t, std::uint32_t> op_of_id;
-    op_of_id.reserve(order.size());
-    for (std::uint32_t i = 0; i < order.size(); ++i) op_of_id.emplace(graph_.nodes[order[i]].id, i);
-    program_.ops.reserve(order.size());
-    std::vector<std::uint32_t> deps;
-    for (const std::uint32_t index : order) {
-      const TraceNode& node = graph_.nodes[index];
-      ReplayOp op = op_of(node);
-      deps.clear();
-      for (const std::uint64_t d : node.data_dependencies) deps.push_back(op_of_id.at(d));
-      if (spec_.control_dependencies == ControlDependencies::honor)
-        for (const std::uint64_t d : node.control_dependencies) deps.push_back(op_of_id.at(d));
-      std::sort(deps.begin(), deps.end());
-      deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
-      op.first_dependency = static_cast<std::uint32_t>(program_.dependencies.size());
-      op.dependency_count = static_cast<std::uint32_t>(deps.size());
-      program_.dependencies.insert(program_.dependencies.end(), deps.begin(), deps.end());
-      program_.ops.push_back(op);
-    }
+  TraceProgram build(std::shared_ptr<const ReplayEdges> edges) {
+    program_.ops.reserve(edges->order.size());
+    for (const std::uint32_t index : edges->order) program_.ops.push_back(op_of(graph_.nodes[index]));
+    program_.edges = std::move(edges);
     return std::move(program_);
   }
 
- private:
   [[noreturn]] static void fail(const TraceNode& node, const std::string& message) {
     throw TraceGraphError(node.id, fmt::format("node {}: {}", node.id, message));
   }
@@ -143,7 +125,7 @@ class Builder {
     op.collective = replay_collective(*node.collective);
     op.bytes = *node.collective == TraceCollective::barrier ? kBarrierBytes : node.comm_bytes;
     op.group = group_of(node);
-    op.key = key_of(fingerprints_[op.group], issued_[op.group]++);
+    op.key = key_of(program_.groups[op.group].fingerprint, issued_[op.group]++);
   }
 
   std::uint32_t group_of(const TraceNode& node) {
@@ -178,7 +160,7 @@ class Builder {
                                node.process_group, program_.rank, fmt::join(members->second, ", ")));
     }
     const auto index = static_cast<std::uint32_t>(program_.groups.size());
-    fingerprints_.push_back(collectives::members_fingerprint(group.members));
+    group.fingerprint = collectives::members_fingerprint(group.members);
     issued_.push_back(0);
     program_.groups.push_back(std::move(group));
     group_index_.emplace(node.process_group, index);
@@ -229,12 +211,46 @@ class Builder {
   const AcceleratorSpec& accelerator_;
   TraceProgram program_;
   std::map<std::string, std::uint32_t> group_index_;
-  std::vector<std::uint64_t> fingerprints_;  // per group
   std::vector<std::uint64_t> issued_;        // per group: collectives so far
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::int64_t>, std::uint64_t> occurrences_;
 };
 
 }  // namespace
+
+std::shared_ptr<const ReplayEdges> replay_edges(const TraceGraph& graph, ControlDependencies control) {
+  auto edges = std::make_shared<ReplayEdges>();
+  edges->order = graph.dependency_order(control);
+  const std::vector<std::uint32_t>& order = edges->order;
+  const auto n = static_cast<std::uint32_t>(order.size());
+  std::unordered_map<std::uint64_t, std::uint32_t> op_of_id;
+  op_of_id.reserve(n);
+  for (std::uint32_t i = 0; i < n; ++i) op_of_id.emplace(graph.nodes[order[i]].id, i);
+  std::vector<ReplayLinks>& links = edges->links;
+  links.reserve(n + 1);
+  std::vector<std::uint32_t> deps;
+  for (const std::uint32_t index : order) {
+    const TraceNode& node = graph.nodes[index];
+    deps.clear();
+    for (const std::uint64_t d : node.data_dependencies) deps.push_back(op_of_id.at(d));
+    if (control == ControlDependencies::honor)
+      for (const std::uint64_t d : node.control_dependencies) deps.push_back(op_of_id.at(d));
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+    links.push_back({static_cast<std::uint32_t>(edges->dependencies.size()), 0});
+    edges->dependencies.insert(edges->dependencies.end(), deps.begin(), deps.end());
+  }
+  links.push_back({static_cast<std::uint32_t>(edges->dependencies.size()), 0});
+  // The dependency lists turned around (compressed rows): each op's dependents, ascending since the ops
+  // are visited in order.
+  for (const std::uint32_t d : edges->dependencies) ++links[d + 1].first_dependent;
+  for (std::uint32_t i = 0; i < n; ++i) links[i + 1].first_dependent += links[i].first_dependent;
+  std::vector<std::uint32_t> fill(n);
+  for (std::uint32_t i = 0; i < n; ++i) fill[i] = links[i].first_dependent;
+  edges->dependents.resize(edges->dependencies.size());
+  for (std::uint32_t i = 0; i < n; ++i)
+    for (const std::uint32_t d : edges->dependencies_of(i)) edges->dependents[fill[d]++] = i;
+  return edges;
+}
 
 CollectiveKind replay_collective(TraceCollective kind) noexcept {
   switch (kind) {
@@ -252,9 +268,9 @@ CollectiveKind replay_collective(TraceCollective kind) noexcept {
   return CollectiveKind::all_reduce;
 }
 
-TraceProgram build_trace_program(const TraceGraph& graph, std::uint32_t rank, const TraceWorkloadSpec& spec,
-                                 const AcceleratorSpec& accelerator) {
-  return Builder(graph, rank, spec, accelerator).build();
+TraceProgram build_trace_program(const TraceGraph& graph, std::shared_ptr<const ReplayEdges> edges, std::uint32_t rank,
+                                 const TraceWorkloadSpec& spec, const AcceleratorSpec& accelerator) {
+  return Builder(graph, rank, spec, accelerator).build(std::move(edges));
 }
 
 }  // namespace rackscale::models::workload

@@ -14,6 +14,7 @@
 // Dependencies: data dependencies always, control dependencies unless the spec ignores them.
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "models/vocabulary/program.hpp"
@@ -26,28 +27,35 @@ namespace rackscale::models::workload {
 
 enum class ReplayKind : std::uint8_t { none, compute, host, memory, collective, send, recv };
 
+// What an op is and whom it involves: read when it starts and when the report names it, not when its
+// dependencies finish (the replay's per-op state while it runs is the device's, trace_device.hpp).
 struct ReplayOp {
   ReplayKind kind = ReplayKind::none;
+  accelerator::CollectiveKind collective = accelerator::CollectiveKind::all_reduce;  // collective
+  std::uint32_t group = 0;           // collective: into TraceProgram::groups
+  std::uint32_t key = 0;             // collective: the call's key, identical on every member
+  std::uint32_t peer_device = 0;     // send / recv
   std::uint64_t node = 0;            // the trace node's id
   pdes::SimTime duration = 0;        // compute, host, memory
-  // collective
-  accelerator::CollectiveKind collective = accelerator::CollectiveKind::all_reduce;
-  std::uint32_t group = 0;           // into TraceProgram::groups
-  std::uint32_t key = 0;             // the call's key, identical on every member
   // collective: the size nccl-tests reports (Chakra's comm_size); send / recv: the payload
   std::uint64_t bytes = 0;
-  // send / recv
-  std::uint32_t peer_device = 0;
-  std::uint64_t match = 0;           // identical on the send and its receive, below 2^39
-  std::int64_t tag = 0;              // the trace's comm_tag: names the message's flow (its ECMP path)
-  std::uint32_t first_dependency = 0;  // into TraceProgram::dependencies
-  std::uint32_t dependency_count = 0;
+  std::uint64_t match = 0;           // send / recv: identical on the send and its receive, below 2^39
+  std::int64_t tag = 0;              // send / recv: the trace's comm_tag; names the message's flow (its ECMP path)
 };
 
-// One collective's members: devices in the group's rank order, and this device's place among them.
+// Where op i's dependencies and dependents start in TraceProgram's flat arrays; they end where op i + 1's
+// start. One record for both, so that finishing an op reads one line for its edges.
+struct ReplayLinks {
+  std::uint32_t first_dependency = 0;
+  std::uint32_t first_dependent = 0;
+};
+
+// One collective's members: devices in the group's rank order, this device's place among them, and the
+// members' fingerprint (collectives::members_fingerprint), which the engine would otherwise compute per call.
 struct ReplayGroup {
   std::vector<std::uint32_t> members;
   std::uint32_t rank = 0;
+  std::uint64_t fingerprint = 0;
 };
 
 // A send or receive as the cross-rank check of unmatched point-to-point messages sees it.
@@ -59,18 +67,40 @@ struct PointToPoint {
   bool send = true;
 };
 
+// A trace's dependencies in replay order: what every rank that replays the trace shares (by role, a
+// role's ranks replay one trace: they share one of these, built once).
+struct ReplayEdges {
+  std::vector<std::uint32_t> order;         // the trace's nodes (indices into TraceGraph::nodes) in op order
+  std::vector<ReplayLinks> links;           // per op, and one past the last: the ends of the last op's edges
+  std::vector<std::uint32_t> dependencies;  // ops op i waits for, ascending
+  std::vector<std::uint32_t> dependents;    // ops that wait for op i, ascending
+
+  [[nodiscard]] std::span<const std::uint32_t> dependencies_of(std::uint32_t op) const noexcept {
+    return {dependencies.data() + links[op].first_dependency, dependencies.data() + links[op + 1].first_dependency};
+  }
+  [[nodiscard]] std::span<const std::uint32_t> dependents_of(std::uint32_t op) const noexcept {
+    return {dependents.data() + links[op].first_dependent, dependents.data() + links[op + 1].first_dependent};
+  }
+};
+
 struct TraceProgram {
   std::uint32_t rank = 0;                 // the traced rank
   std::vector<ReplayOp> ops;              // every op after its dependencies
-  std::vector<std::uint32_t> dependencies;
+  std::shared_ptr<const ReplayEdges> edges;
   std::vector<ReplayGroup> groups;
   std::vector<PointToPoint> point_to_point;  // in op order
 };
 
-// Throws TraceGraphError naming the node at fault: a dependency cycle, a missing or repeated node, a
-// collective with no comm_type, a peer or process-group member that is not a traced rank, a process
-// group with no membership in the trace's metadata or without this rank.
-[[nodiscard]] TraceProgram build_trace_program(const TraceGraph& graph, std::uint32_t rank, const TraceWorkloadSpec& spec,
+// The replay order of `graph`'s nodes (TraceGraph::dependency_order) and their dependencies as ops.
+// Throws TraceGraphError for a dependency cycle, a missing or repeated node.
+[[nodiscard]] std::shared_ptr<const ReplayEdges> replay_edges(const TraceGraph& graph, ControlDependencies control);
+
+// `rank`'s program from `graph` and its `edges` (replay_edges(graph, spec.control_dependencies)). Throws
+// TraceGraphError naming the node at fault: a collective with no comm_type, a peer or process-group
+// member that is not a traced rank, a process group with no membership in the trace's metadata or
+// without this rank.
+[[nodiscard]] TraceProgram build_trace_program(const TraceGraph& graph, std::shared_ptr<const ReplayEdges> edges,
+                                               std::uint32_t rank, const TraceWorkloadSpec& spec,
                                                const AcceleratorSpec& accelerator);
 
 // Chakra's collective as the rackscale collective that replays it: reduce_scatter_block is a
