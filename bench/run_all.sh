@@ -16,3 +16,6 @@ echo "== one window's exchange, per synchronizer (2 ranks) =="
 echo
 echo "== a 1 GiB all-reduce in closed form at 4,096-98,304 devices (2 ranks) =="
 sh "$here/collective_scale.sh"
+echo
+echo "== trace replay against the generator, llama3-70b-1024-h100 (1 and 2 ranks) =="
+sh "$here/trace_replay_speed.sh"
