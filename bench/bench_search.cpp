@@ -1,5 +1,6 @@
 // The layout search's fixed costs on one config (docs/search.md, docs/performance.md): the whole default
-// space enumerated and pruned (with each survivor's floor), and the floors alone over the survivors.
+// space enumerated and pruned (with each survivor's floor), and the floors alone over the survivors
+// (sharing the collectives' closed forms between layouts as the pruning does).
 //   bench_search CONFIG
 // Plain timers: one shot of seconds, not a hot loop.
 #include <chrono>
@@ -26,10 +27,11 @@ int main(int argc, char** argv) {
   const double prune = seconds(start);
   start = Clock::now();
   double sum = 0;
+  rackscale::search::CollectiveTimes times(cluster);  // as the pruning shares them
   for (const auto& c : pruning.kept) {
     const rackscale::models::workload::TrainingLayout layout(rackscale::search::with_layout(job, c.parallel),
                                                              cluster.devices());
-    sum += static_cast<double>(rackscale::search::bound_iteration(layout, cluster).iteration);
+    sum += static_cast<double>(rackscale::search::bound_iteration(layout, times).iteration);
   }
   const double floors = seconds(start);
   std::printf("%s: %llu layouts, %zu kept; enumerated and pruned (floors included) in %.2f s; the floors alone "

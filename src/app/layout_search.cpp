@@ -283,7 +283,9 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
     result.ranked.push_back(std::move(r));
   };
   while (next < order.size()) {
-    if (!options.exhaustive && best.size() >= needed && floors[order[next]] > best.front()) break;
+    if (!options.exhaustive && best.size() >= needed && floors[order[next]] > best.front() &&
+        floors[order[next]] >= options.estimate_below)
+      break;
     const std::size_t end = std::min(order.size(), next + kRound);
     std::vector<std::pair<std::uint64_t, EstimateRecord>> mine;
     for (std::size_t k = next; k < end; ++k) {

@@ -40,6 +40,10 @@ struct SearchOptions {
   std::optional<models::network::Fidelity> fidelity;  // the finalists' network fidelity (default: the scenario's)
   std::uint32_t top = 10;   // rows wanted: branch and bound keeps the best max(top, simulate) exact
   bool exhaustive = false;  // estimate every survivor (no branch and bound)
+  // Estimate, besides the best max(top, simulate), every survivor whose floor's score is below this (0:
+  // none more): then every layout scoring below it is estimated, and a layout of that score finds its exact
+  // rank among the whole space's (tests/search/test_megatron_search.cpp) without estimating all of it.
+  double estimate_below = 0;
   std::string output;       // --output: the journal (app/search_journal.hpp); empty: none
   bool resume = false;      // --resume: read `output` back and go on from it
   search::RunLimits limits;  // --budget, --deadline: layouts over them are dropped, counted by rule in `pruned`

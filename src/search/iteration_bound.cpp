@@ -40,21 +40,10 @@ struct StageCollectives {
   SimTime cp_gather = 0, cp_scatter = 0;           // all-gather context parallelism
 };
 
-SimTime collective(const wl::TrainingLayout& l, const models::network::ClusterSpec& cluster, std::uint32_t device,
-                   acc::CollectiveKind kind, acc::GroupKind group, std::uint64_t bytes) {
-  if (l.group_size(group) <= 1 || bytes == 0) return 0;
-  models::collectives::CollectiveCall call;
-  call.kind = kind;
-  call.algorithm = acc::Op{}.algorithm;  // as the programs issue them
-  call.bytes = bytes;
-  call.members = l.group(device, group);
-  return models::collectives::time_closed_form(cluster, call).duration;
-}
-
 class Bounder {
  public:
-  Bounder(const wl::TrainingLayout& layout, const models::network::ClusterSpec& cluster)
-      : l_(layout), cluster_(cluster), c_(layout), sp_(layout.parallel().sequence_parallel),
+  Bounder(const wl::TrainingLayout& layout, CollectiveTimes& times)
+      : l_(layout), cluster_(times.cluster()), times_(times), c_(layout), sp_(layout.parallel().sequence_parallel),
         recompute_(layout.parallel().recompute) {
     // The compute ops' times depend on the layout only, not on the stage: once per layout.
     const auto back = [&](acc::ComputeCost c) { return time(wl::LayerCosts::backward(c)); };
@@ -130,19 +119,19 @@ class Bounder {
     using G = acc::GroupKind;
     StageCollectives t;
     const std::uint64_t activations = c_.activation_bytes();
-    t.tp_reduce = collective(l_, cluster_, device, sp_ ? K::reduce_scatter : K::all_reduce, G::tensor, activations);
-    t.tp_gather = sp_ ? collective(l_, cluster_, device, K::all_gather, G::tensor, activations) : 0;
+    t.tp_reduce = times_.time(l_, device, sp_ ? K::reduce_scatter : K::all_reduce, G::tensor, activations);
+    t.tp_gather = sp_ ? times_.time(l_, device, K::all_gather, G::tensor, activations) : 0;
     if (l_.model().experts > 0) {
       // tensor() falls back to the activations' size for a zero byte count.
       const std::uint64_t gathered = c_.expert_gather_bytes() == 0 ? activations : c_.expert_gather_bytes();
-      t.tp_expert_gather = collective(l_, cluster_, device, K::all_gather, G::tensor, gathered);
-      t.tp_expert_scatter = collective(l_, cluster_, device, K::reduce_scatter, G::tensor, gathered);
-      t.ep_all_to_all = collective(l_, cluster_, device, K::all_to_all, G::expert, c_.dispatch_bytes());
+      t.tp_expert_gather = times_.time(l_, device, K::all_gather, G::tensor, gathered);
+      t.tp_expert_scatter = times_.time(l_, device, K::reduce_scatter, G::tensor, gathered);
+      t.ep_all_to_all = times_.time(l_, device, K::all_to_all, G::expert, c_.dispatch_bytes());
     }
     if (gathered_context()) {
       const std::uint64_t bytes = c_.kv_block_bytes() * l_.context();
-      t.cp_gather = collective(l_, cluster_, device, K::all_gather, G::context, bytes);
-      t.cp_scatter = collective(l_, cluster_, device, K::reduce_scatter, G::context, bytes);
+      t.cp_gather = times_.time(l_, device, K::all_gather, G::context, bytes);
+      t.cp_scatter = times_.time(l_, device, K::reduce_scatter, G::context, bytes);
     }
     return t;
   }
@@ -246,11 +235,8 @@ class Bounder {
   // --- data parallelism: each stream runs one op at a time, so a stage lasts at least the sum of the ops of
   // its data stream, and of its parameter-gather stream; the buckets as training_plan.cpp cuts them.
 
-  // A closed-form time for this stage's group, cached (buckets repeat a few sizes).
   SimTime timed(std::uint32_t device, acc::CollectiveKind kind, acc::GroupKind group, std::uint64_t bytes) {
-    const auto key = std::make_tuple(device, kind, group, bytes);
-    if (const auto it = timed_.find(key); it != timed_.end()) return it->second;
-    return timed_[key] = collective(l_, cluster_, device, kind, group, bytes);
+    return times_.time(l_, device, kind, group, bytes);
   }
 
   // `bytes` reduced in buckets of `size` (0: one), each a collective of `kind` over `group`.
@@ -360,19 +346,42 @@ class Bounder {
 
   const wl::TrainingLayout& l_;
   const models::network::ClusterSpec& cluster_;
+  CollectiveTimes& times_;
   const wl::LayerCosts c_;
   bool sp_;
   wl::Recompute recompute_;
   SimTime attention_forward_ = 0, attention_backward_ = 0;
   SimTime dense_forward_ = 0, moe_forward_ = 0, dense_backward_ = 0, moe_backward_ = 0;
   SimTime embedding_forward_ = 0, embedding_backward_ = 0, output_forward_ = 0, output_backward_ = 0;
-  std::map<std::tuple<std::uint32_t, acc::CollectiveKind, acc::GroupKind, std::uint64_t>, SimTime> timed_;
 };
 
 }  // namespace
 
+SimTime CollectiveTimes::time(const wl::TrainingLayout& l, std::uint32_t device, acc::CollectiveKind kind,
+                              acc::GroupKind group, std::uint64_t bytes) {
+  if (l.group_size(group) <= 1 || bytes == 0) return 0;
+  // Bounded: past this many the cache starts over (a 405B space's pruning keeps far fewer).
+  constexpr std::size_t kMaxTimes = 1 << 20;
+  const Key key{l.tensor(), l.context(), l.data(), l.pipeline(), l.expert(), device, group, kind, bytes};
+  if (const auto it = times_.find(key); it != times_.end()) return it->second;
+  models::collectives::CollectiveCall call;
+  call.kind = kind;
+  call.algorithm = acc::Op{}.algorithm;  // as the programs issue them
+  call.bytes = bytes;
+  call.members = l.group(device, group);
+  const SimTime t = models::collectives::time_closed_form(cluster_, call).duration;
+  if (times_.size() >= kMaxTimes) times_.clear();
+  times_.emplace(key, t);
+  return t;
+}
+
 IterationBound bound_iteration(const wl::TrainingLayout& layout, const models::network::ClusterSpec& cluster) {
-  return Bounder(layout, cluster).run();
+  CollectiveTimes times(cluster);
+  return bound_iteration(layout, times);
+}
+
+IterationBound bound_iteration(const wl::TrainingLayout& layout, CollectiveTimes& times) {
+  return Bounder(layout, times).run();
 }
 
 }  // namespace rackscale::search

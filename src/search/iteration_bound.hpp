@@ -24,9 +24,12 @@
 // The iteration's floor is the largest stage's; iteration >= floor holds for every layout, which
 // tests/search/test_iteration_bound.cpp checks against the estimate.
 #include <cstdint>
+#include <map>
+#include <tuple>
 #include <vector>
 
 #include "models/network/cluster_spec.hpp"
+#include "models/vocabulary/program.hpp"
 #include "models/workload/training_layout.hpp"
 #include "pdes/time.hpp"
 
@@ -41,8 +44,34 @@ struct IterationBound {
   std::vector<pdes::SimTime> data_stream, gather_stream;
 };
 
-// Throws std::invalid_argument as the collectives model does.
+// Closed-form times of the collectives the floors count, kept across the layouts of one cluster. A
+// collective's closed form is a function of its kind, algorithm, size and members only
+// (models/collectives/collective_plan.hpp), and a group's members of the layout's grid (tensor, context,
+// data, pipeline and expert degrees), the device and the group's kind only (TrainingLayout::group): the
+// many layouts of a search that differ in micro-batch, interleaving, ZeRO stage, recomputation or
+// sequence parallelism share them, and most of a floor's cost was building the member lists and
+// analysing them again (docs/search.md, "Speed").
+class CollectiveTimes {
+ public:
+  explicit CollectiveTimes(const models::network::ClusterSpec& cluster) : cluster_(cluster) {}
+  // 0 where the group has one member or nothing is sent. Throws std::invalid_argument as the collectives
+  // model does.
+  [[nodiscard]] pdes::SimTime time(const models::workload::TrainingLayout& layout, std::uint32_t device,
+                                   models::accelerator::CollectiveKind kind, models::accelerator::GroupKind group,
+                                   std::uint64_t bytes);
+  [[nodiscard]] const models::network::ClusterSpec& cluster() const noexcept { return cluster_; }
+
+ private:
+  using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
+                         models::accelerator::GroupKind, models::accelerator::CollectiveKind, std::uint64_t>;
+  const models::network::ClusterSpec& cluster_;
+  std::map<Key, pdes::SimTime> times_;
+};
+
+// Throws std::invalid_argument as the collectives model does. The second keeps the closed forms for the
+// next layouts of the same cluster.
 [[nodiscard]] IterationBound bound_iteration(const models::workload::TrainingLayout& layout,
                                              const models::network::ClusterSpec& cluster);
+[[nodiscard]] IterationBound bound_iteration(const models::workload::TrainingLayout& layout, CollectiveTimes& times);
 
 }  // namespace rackscale::search

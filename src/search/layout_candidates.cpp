@@ -113,6 +113,13 @@ Pruning prune_layouts(const wl::TrainingSpec& spec, const models::network::Clust
   const std::uint64_t devices = cluster.devices();
   const std::uint64_t capacity = cluster.accelerator.memory_bytes;
   const std::uint64_t points = product_points(space);
+  // Whether TrainingLayout accepts a point does not depend on its ZeRO stage (0 to 3, all valid) nor on
+  // its recomputation, the product's two fastest axes: a family of points that differ only in those
+  // breaks the same rule, found once (most of a space breaks one: throwing is what pruning cost most).
+  const std::uint64_t family_size = space.zero.size() * space.recompute.size();
+  std::uint64_t family = points;  // none yet
+  std::string family_rule;        // the rule the family's points break; empty: TrainingLayout accepts them
+  CollectiveTimes times(cluster);  // the floors' closed forms, shared by the layouts of one grid
   for (std::uint64_t index = first; index < points; index += stride) {
     std::optional<wl::ParallelSpec> p = layout_at(spec, space, index);
     if (!p) continue;
@@ -121,18 +128,31 @@ Pruning prune_layouts(const wl::TrainingSpec& spec, const models::network::Clust
       ++result.pruned["workload.parallel.virtual_stages"];
       continue;
     }
+    if (index / family_size == family && !family_rule.empty()) {
+      ++result.pruned[family_rule];
+      continue;
+    }
+    std::optional<wl::TrainingLayout> layout;
     try {
-      const wl::TrainingLayout layout(with_layout(spec, *p), devices);
+      layout.emplace(with_layout(spec, *p), devices);
+      family_rule.clear();
+    } catch (const std::invalid_argument& e) {
+      family_rule = rule_of(e.what());
+      ++result.pruned[family_rule];
+    }
+    family = index / family_size;
+    if (!layout) continue;
+    try {
       std::uint64_t peak = 0;
-      for (const auto& stage : models::workload::job_memory(layout)) peak = std::max(peak, stage.total());
+      for (const auto& stage : models::workload::job_memory(*layout)) peak = std::max(peak, stage.total());
       if (capacity > 0 && peak > capacity) {
         ++result.pruned["memory"];
         continue;
       }
-      p->data = layout.data();
-      const IterationBound floor = bound_iteration(layout, cluster);
+      p->data = layout->data();
+      const IterationBound floor = bound_iteration(*layout, times);
       result.kept.push_back(
-          Candidate{index, *p, peak, layout.tokens_per_iteration(), floor.iteration, floor.least_compute});
+          Candidate{index, *p, peak, layout->tokens_per_iteration(), floor.iteration, floor.least_compute});
     } catch (const std::invalid_argument& e) {
       ++result.pruned[rule_of(e.what())];
     }

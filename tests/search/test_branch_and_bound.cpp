@@ -132,3 +132,36 @@ TEST(BranchAndBound, LimitsDropExactlyTheLayoutsOverThem) {
       EXPECT_EQ(limited.ranked[i].candidate.index, within[i]) << "rank " << i + 1 << (exhaustive ? "" : ", bounded");
   }
 }
+
+// SearchOptions::estimate_below (tests/search/test_megatron_search.cpp ranks a published layout with it):
+// branch and bound with top 1 and a score between the layouts' estimates ranks, in the same order and with
+// the same estimates, every layout that estimating everything ranks below that score, and skips others.
+TEST(BranchAndBound, EstimateBelowKeepsEveryLayoutUnderTheScore) {
+  const boost::mpi::communicator world;
+  const auto scenario = rackscale::io::load_scenario(RACKSCALE_SOURCE_DIR "/configs/training/laptop-64.yaml", {});
+  app::SearchOptions options;
+  options.space = "tensor=1,2,4 pipeline=1,2 micro_batch=1,2 zero=1 recompute=selective,full";
+  options.simulate = 0;
+  options.top = 1;
+  options.exhaustive = true;
+  const auto quiet = [](const std::string&) {};
+  const app::SearchResult every = app::run_search(world, scenario, options, quiet);
+  ASSERT_GE(every.ranked.size(), 8u);
+  const auto score = [](const app::RankedLayout& l) {
+    return rackscale::search::score(rackscale::search::Objective::time, l.figures);
+  };
+  // The score of the layout halfway down: every layout before it scores below it (ties aside).
+  const std::size_t half = every.ranked.size() / 2;
+  options.exhaustive = false;
+  options.estimate_below = score(every.ranked[half]);
+  const app::SearchResult bounded = app::run_search(world, scenario, options, quiet);
+  std::size_t below = 0;
+  while (below < every.ranked.size() && score(every.ranked[below]) < options.estimate_below) ++below;
+  ASSERT_GE(below, 2u);
+  ASSERT_GE(bounded.ranked.size(), below);
+  for (std::size_t i = 0; i < below; ++i) {
+    EXPECT_EQ(bounded.ranked[i].candidate.index, every.ranked[i].candidate.index) << "rank " << i + 1;
+    EXPECT_EQ(bounded.ranked[i].estimate.iteration, every.ranked[i].estimate.iteration) << "rank " << i + 1;
+  }
+  EXPECT_GT(bounded.skipped, 0u);
+}

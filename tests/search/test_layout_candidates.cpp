@@ -3,9 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
 
 #include "io/config/scenario_loader.hpp"
+#include "models/workload/memory_model.hpp"
 #include "models/workload/training_layout.hpp"
+#include "search/iteration_bound.hpp"
 #include "search/layout_candidates.hpp"
 
 namespace {
@@ -81,4 +86,54 @@ TEST(LayoutCandidates, UnevenLayersComeOffTheFirstAndLastStages) {
   EXPECT_EQ(layout.stage_layers(0), 7u);
   EXPECT_EQ(layout.stage_layers(1), 8u);
   EXPECT_EQ(layout.stage_layers(15), 7u);
+}
+
+// The pruning finds the rule a family of points (differing only in ZeRO stage and recomputation) breaks
+// once, and shares the floors' closed forms between layouts of one grid; every point checked on its own,
+// as a layout would be alone, must give the same counts, survivors and floors. The default space of laptop-64 (every axis) and of Llama 3 70B on 1,024 H100s (tensor,
+// pipeline and micro-batch cut down), whole and in shares of 2 and 3.
+TEST(LayoutCandidates, PruningEqualsCheckingEveryPointAlone) {
+  for (const auto& [config, axes] :
+       {std::pair<std::string, std::string>{"laptop-64", ""},
+        {"llama3-70b-1024-h100", "tensor=1,4,8 pipeline=1,2,4,8,16 micro_batch=1,2 context=1,2"}}) {
+    const auto s = rackscale::io::load_scenario(RACKSCALE_SOURCE_DIR "/configs/training/" + config + ".yaml", {});
+    const auto& job = s.workload.training;
+    const auto space = parse_space(axes, rackscale::search::default_space(job, s.cluster));
+    rackscale::search::Pruning alone;
+    for (std::uint64_t index = 0; index < rackscale::search::product_points(space); ++index) {
+      auto p = rackscale::search::layout_at(job, space, index);
+      if (!p) continue;
+      ++alone.layouts;
+      try {
+        if (p->virtual_stages > 1 && p->pipeline < 2) throw std::invalid_argument("workload.parallel.virtual_stages:");
+        const wl::TrainingLayout layout(rackscale::search::with_layout(job, *p), s.cluster.devices());
+        std::uint64_t peak = 0;
+        for (const auto& stage : wl::job_memory(layout)) peak = std::max(peak, stage.total());
+        if (peak > s.cluster.accelerator.memory_bytes) throw std::invalid_argument("memory:");
+        // Its floor with closed forms of its own (prune_layouts shares them between layouts of a grid).
+        const auto floor = rackscale::search::bound_iteration(layout, s.cluster);
+        alone.kept.push_back({index, *p, peak, layout.tokens_per_iteration(), floor.iteration, floor.least_compute});
+      } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        ++alone.pruned[what.substr(0, what.find(':'))];
+      }
+    }
+    for (const std::uint64_t ranks : {1u, 2u, 3u}) {
+      rackscale::search::Pruning shares;
+      for (std::uint64_t r = 0; r < ranks; ++r) shares.merge(prune_layouts(job, s.cluster, space, r, ranks));
+      EXPECT_EQ(shares.layouts, alone.layouts) << config << ", " << ranks << " shares";
+      EXPECT_EQ(shares.pruned, alone.pruned) << config << ", " << ranks << " shares";
+      ASSERT_EQ(shares.kept.size(), alone.kept.size()) << config << ", " << ranks << " shares";
+      for (std::size_t i = 0; i < alone.kept.size(); ++i) {
+        EXPECT_EQ(shares.kept[i].index, alone.kept[i].index);
+        EXPECT_EQ(shares.kept[i].peak_memory, alone.kept[i].peak_memory);
+        EXPECT_EQ(shares.kept[i].tokens_per_iteration, alone.kept[i].tokens_per_iteration);
+        EXPECT_EQ(shares.kept[i].floor_iteration, alone.kept[i].floor_iteration);
+        EXPECT_EQ(shares.kept[i].floor_compute, alone.kept[i].floor_compute);
+        EXPECT_EQ(shares.kept[i].parallel.data, 0u + s.cluster.devices() / (alone.kept[i].parallel.tensor *
+                                                                            alone.kept[i].parallel.pipeline *
+                                                                            alone.kept[i].parallel.context));
+      }
+    }
+  }
 }

@@ -65,5 +65,52 @@ TEST(Schedule, EveryStepOnceForwardOnceBackwardAndForwardFirst) {
     }
 }
 
+// The in-flight counts stand for the walk of the schedule: for any bytes per chunk, the peak of what a
+// stage holds after its forward steps, and how many forwards it holds then, are the same from the counts
+// (each distinct vector once, in first-occurrence order) as from walking every step; every 1F1B and
+// interleaved schedule up to 8 stages, 4 chunks and 32 micro-batches, with bytes per chunk that differ.
+TEST(Schedule, InFlightCountsGiveTheWalksPeak) {
+  for (std::uint32_t p = 1; p <= 8; ++p)
+    for (std::uint32_t v = 1; v <= (p > 1 ? 4u : 1u); ++v)
+      for (std::uint64_t m = p; m <= 32; ++m) {
+        if (v > 1 && m % p != 0) continue;
+        for (std::uint32_t s = 0; s < p; ++s)
+          for (const std::vector<std::uint64_t>& bytes :
+               {std::vector<std::uint64_t>{5, 7, 11, 13}, std::vector<std::uint64_t>{13, 11, 7, 5},
+                std::vector<std::uint64_t>{1, 1, 1, 1}}) {
+            std::uint64_t held = 0, count = 0, peak = 0, peak_count = 0;
+            for (const auto& step : pipeline_schedule(p, v, m, s)) {
+              if (!step.forward) {
+                held -= bytes[step.virtual_stage];
+                --count;
+                continue;
+              }
+              held += bytes[step.virtual_stage];
+              ++count;
+              if (held > peak) {
+                peak = held;
+                peak_count = count;
+              }
+            }
+            const InFlightCounts& in_flight = in_flight_counts(p, v, m, s);
+            ASSERT_EQ(in_flight.chunks, v);
+            std::uint64_t from_counts = 0, from_counts_count = 0;
+            for (std::size_t i = 0; i < in_flight.counts.size(); i += v) {
+              std::uint64_t h = 0, c = 0;
+              for (std::uint32_t k = 0; k < v; ++k) {
+                h += in_flight.counts[i + k] * bytes[k];
+                c += in_flight.counts[i + k];
+              }
+              if (h > from_counts) {
+                from_counts = h;
+                from_counts_count = c;
+              }
+            }
+            EXPECT_EQ(from_counts, peak) << "P " << p << " V " << v << " m " << m << " stage " << s;
+            EXPECT_EQ(from_counts_count, peak_count) << "P " << p << " V " << v << " m " << m << " stage " << s;
+          }
+      }
+}
+
 }  // namespace
 }  // namespace rackscale::models::workload::test

@@ -76,23 +76,23 @@ std::uint64_t chunk_activation_bytes(const TrainingLayout& l, std::uint32_t chun
   return bytes;
 }
 
-// The largest number of bytes of activations held at once, walking the stage's schedule.
+// The largest number of bytes of activations held at once, walking the stage's schedule (through its
+// in-flight counts: the schedule's steps after each forward, each distinct one once).
 void in_flight_peak(const TrainingLayout& l, std::uint32_t stage, MemoryBreakdown& out) {
-  std::vector<std::uint64_t> per_chunk(l.virtual_stages());
-  for (std::uint32_t c = 0; c < l.virtual_stages(); ++c)
-    per_chunk[c] = chunk_activation_bytes(l, l.model_chunk(stage, c));
-  std::uint64_t held = 0, count = 0, peak = 0, peak_count = 0;
-  for (const auto& step : pipeline_schedule(l.pipeline(), l.virtual_stages(), l.micro_batches(), stage)) {
-    if (step.forward) {
-      held += per_chunk[step.virtual_stage];
-      ++count;
-      if (held > peak) {
-        peak = held;
-        peak_count = count;
-      }
-    } else {
-      held -= per_chunk[step.virtual_stage];
-      --count;
+  const std::uint32_t V = l.virtual_stages();
+  std::vector<std::uint64_t> per_chunk(V);
+  for (std::uint32_t c = 0; c < V; ++c) per_chunk[c] = chunk_activation_bytes(l, l.model_chunk(stage, c));
+  const InFlightCounts& in_flight = in_flight_counts(l.pipeline(), V, l.micro_batches(), stage);
+  std::uint64_t peak = 0, peak_count = 0;
+  for (std::size_t i = 0; i + V <= in_flight.counts.size(); i += V) {
+    std::uint64_t held = 0, count = 0;
+    for (std::uint32_t c = 0; c < V; ++c) {
+      held += in_flight.counts[i + c] * per_chunk[c];
+      count += in_flight.counts[i + c];
+    }
+    if (held > peak) {
+      peak = held;
+      peak_count = count;
     }
   }
   out.activations = peak;

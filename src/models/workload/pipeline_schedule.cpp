@@ -1,7 +1,10 @@
 #include "models/workload/pipeline_schedule.hpp"
 
 #include <algorithm>
+#include <map>
+#include <set>
 #include <stdexcept>
+#include <tuple>
 
 namespace rackscale::models::workload {
 
@@ -50,6 +53,30 @@ std::vector<PipelineStep> pipeline_schedule(std::uint32_t stages, std::uint32_t 
   }
   for (; backwards < total; ++backwards) steps.push_back(step(backwards, false));
   return steps;
+}
+
+const InFlightCounts& in_flight_counts(std::uint32_t stages, std::uint32_t virtual_stages, std::uint64_t micro_batches,
+                                       std::uint32_t stage) {
+  using Key = std::tuple<std::uint32_t, std::uint32_t, std::uint64_t, std::uint32_t>;
+  // Bounded: a search's space holds a few thousand schedules; past this many the cache starts over.
+  constexpr std::size_t kMaxSchedules = 1 << 14;
+  thread_local std::map<Key, InFlightCounts> cache;
+  const Key key{stages, virtual_stages, micro_batches, stage};
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  InFlightCounts made;
+  made.chunks = virtual_stages;
+  std::vector<std::uint32_t> held(virtual_stages, 0);
+  std::set<std::vector<std::uint32_t>> seen;
+  for (const auto& step : pipeline_schedule(stages, virtual_stages, micro_batches, stage)) {
+    if (!step.forward) {
+      --held[step.virtual_stage];
+      continue;
+    }
+    ++held[step.virtual_stage];
+    if (seen.insert(held).second) made.counts.insert(made.counts.end(), held.begin(), held.end());
+  }
+  if (cache.size() >= kMaxSchedules) cache.clear();
+  return cache.emplace(key, std::move(made)).first->second;
 }
 
 }  // namespace rackscale::models::workload

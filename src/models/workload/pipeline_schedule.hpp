@@ -28,6 +28,22 @@ struct PipelineStep {
 [[nodiscard]] std::vector<PipelineStep> pipeline_schedule(std::uint32_t stages, std::uint32_t virtual_stages,
                                                           std::uint64_t micro_batches, std::uint32_t stage);
 
+// What a stage holds after each of its forward steps: per model chunk, the forwards whose backward has not
+// run yet. `counts` holds, `chunks` numbers at a time, each distinct such vector once, in the order the
+// schedule first reaches it (later repeats cannot raise a peak). A weighted sum over one of them is what a
+// walk of pipeline_schedule() holds at that step: the memory model's peak of activations
+// (memory_model.hpp) for any bytes per chunk, without walking the m V steps again for every layout that
+// shares the schedule (a search's pruning of thousands of them, docs/search.md).
+struct InFlightCounts {
+  std::uint32_t chunks = 0;
+  std::vector<std::uint32_t> counts;
+};
+
+// pipeline_schedule()'s in-flight counts, made once per (stages, virtual stages, micro-batches, stage) on
+// each thread and kept (a bounded cache; the reference stays valid until the next call on the thread).
+[[nodiscard]] const InFlightCounts& in_flight_counts(std::uint32_t stages, std::uint32_t virtual_stages,
+                                                     std::uint64_t micro_batches, std::uint32_t stage);
+
 // The warm-up forwards of `stage`: those it runs before its first backward is due.
 // 1F1B: min(P - s - 1, m); interleaved: see above.
 [[nodiscard]] std::uint64_t warmup_forwards(std::uint32_t stages, std::uint32_t virtual_stages,
