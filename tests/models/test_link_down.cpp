@@ -203,8 +203,9 @@ TEST(LinkDown, ACableWhoseLossLeavesNoRouteIsRefused) {
   } catch (const std::invalid_argument& e) {
     EXPECT_EQ(std::string(e.what()),
               "cluster.degraded_links[1].link: link " + std::to_string(intact.a[0]) +
-                  " (device 0 - leaf node 4) is down and no route remains: it is a cable of device 0, and the routing "
-                  "(fat tree up/down, ECMP per flow) has no alternative to a device's own cable");
+                  " (device 0 (rack 0) - leaf switch node 4 (rack 2)) is down and no route remains: it is a cable of "
+                  "device 0 (rack 0), and the routing (fat tree up/down, ECMP per flow) has no alternative to a "
+                  "device's own cable");
   }
   try {
     (void)built({{intact.a[1], 0.0}, {intact.b[1], 0.0}});
@@ -212,9 +213,9 @@ TEST(LinkDown, ACableWhoseLossLeavesNoRouteIsRefused) {
   } catch (const std::invalid_argument& e) {
     const std::string message = e.what();
     EXPECT_EQ(message.rfind("cluster.degraded_links[", 0), 0u) << message;
-    EXPECT_NE(message.find("(leaf node 4 - spine node 6) is down and no route remains from device 0 to device 2: "
-                           "each of the 1025 routes the routing (fat tree up/down, ECMP per flow) offers them that "
-                           "were tried crosses a link that is down"),
+    EXPECT_NE(message.find("(leaf switch node 4 (rack 2) - spine switch node 6 (rack 2)) is down and no route remains "
+                           "from device 0 (rack 0) to device 2 (rack 1): each of the 1025 routes the routing (fat "
+                           "tree up/down, ECMP per flow) offers them that were tried crosses a link that is down"),
               std::string::npos)
         << message;
   }

@@ -9,29 +9,16 @@
 
 #include <fmt/format.h>
 
+#include "models/network/network_lps.hpp"
 #include "models/network/rerouting_router.hpp"
 
 namespace rackscale::models::network {
 namespace {
 
-std::string describe_node(const Topology& topology, NodeId n) {
-  const Node& node = topology.nodes[n];
-  if (node.kind == NodeKind::device) return fmt::format("device {}", node.device);
-  const char* role = "switch";
-  switch (node.role) {
-    case SwitchRole::scale_up: role = "scale-up switch"; break;
-    case SwitchRole::leaf: role = "leaf"; break;
-    case SwitchRole::spine: role = "spine"; break;
-    case SwitchRole::core: role = "core"; break;
-    case SwitchRole::router: role = "router"; break;
-    case SwitchRole::none: break;
-  }
-  return fmt::format("{} node {}", role, n);
-}
-
 NodeId owner_of(const Topology& topology, std::uint32_t port) { return topology.ports[reverse_port(topology, port)].peer; }
 
-// "cluster.degraded_links[2].link: link 41 (leaf node 20 - spine node 28) is down and no route remains"
+// "cluster.degraded_links[2].link: link 41 (leaf switch node 20 (rack 5) - spine switch node 28 (rack 6)) is
+// down and no route remains"
 std::string no_route(const Topology& topology, std::size_t entry, std::uint32_t port) {
   return fmt::format("cluster.degraded_links[{}].link: link {} ({} - {}) is down and no route remains", entry, port,
                      describe_node(topology, owner_of(topology, port)),
