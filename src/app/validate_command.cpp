@@ -17,6 +17,7 @@
 #include "io/scenario_header.hpp"
 #include "io/text_table.hpp"
 #include "models/network/build_topology.hpp"
+#include "models/network/degraded_links.hpp"
 #include "models/network/cabling.hpp"
 #include "models/tco/bill_of_materials.hpp"
 
@@ -60,6 +61,8 @@ int ValidateCommand::execute(const boost::mpi::communicator& comm) {
     scenario = io::load_scenario(config_, overrides_);
     memory = estimate_memory(scenario, ranks_ > 0 ? ranks_ : comm.size());
     topology = net::build_topology(scenario.cluster, scenario.network.routing);
+    // A cable down that leaves a pair without a route is bad input, found here as a run would.
+    net::degrade_links(topology, scenario.cluster.degraded_links);
   } catch (const io::ConfigError& e) {
     // The loader's message is already "file:line:column: key: ..."; print it bare so editors can jump to it.
     if (printer) std::cerr << e.what() << '\n';

@@ -17,7 +17,8 @@ std::string link_text(const wl::LinkLoad& l) {
   std::string out = fmt::format("port {} ({} link, node {} -> {}, {}", l.port,
                                 models::network::link_class_label(l.link_class), l.from, l.to,
                                 format_bandwidth(l.bandwidth));
-  if (l.fraction != 1.0) out += fmt::format(", {} of its rate", format_percent(l.fraction));
+  if (l.fraction == 0) out += ", down, its routes moved to others";
+  else if (l.fraction != 1.0) out += fmt::format(", {} of its rate", format_percent(l.fraction));
   return out + fmt::format("): busy {}", format_picoseconds(l.busy));
 }
 

@@ -109,9 +109,7 @@ const std::map<std::string, std::string>& expected_messages() {
       {"degraded_link_out_of_range.yaml",
        "9:27: cluster.degraded_links[0].link: expected a port id below 64 (the topology's ports, /links in the "
        "results file), found 100000"},
-      {"degraded_link_down.yaml",
-       "9:40: cluster.degraded_links[0].fraction: expected a fraction in (0, 1], found 0: a link that is down (traffic "
-       "rerouted around it) is not modelled yet"},
+      {"degraded_link_above_one.yaml", "9:40: cluster.degraded_links[0].fraction: expected a fraction in [0, 1], found 1.5"},
       {"not_a_mapping.yaml",
        "2:1: expected a mapping of scenario keys (name, cluster, workload, ...), found a sequence"},
   };

@@ -124,11 +124,16 @@ TEST(Fabric, ADegradedLinkAtHalfRateDoublesALoneTransfersSerialization) {
   }
 }
 
-// Degraded links outside the topology or at a fraction outside (0, 1] are refused, naming the entry.
+// Degraded links outside the topology or at a fraction outside [0, 1] are refused, naming the entry; so is
+// a device's own cable down (no route remains: test_link_down.cpp).
 TEST(Fabric, DegradedLinksOutOfRangeAreRefused) {
   auto t = line();
   const net::DegradedLink beyond{static_cast<std::uint32_t>(t.ports.size()), 0.5};
   EXPECT_THROW(net::degrade_links(t, std::span(&beyond, 1)), std::invalid_argument);
+  for (const double fraction : {-0.5, 1.5}) {
+    const net::DegradedLink outside{0, fraction};
+    EXPECT_THROW(net::degrade_links(t, std::span(&outside, 1)), std::invalid_argument);
+  }
   const net::DegradedLink down{0, 0.0};
   EXPECT_THROW(net::degrade_links(t, std::span(&down, 1)), std::invalid_argument);
 }

@@ -59,7 +59,9 @@ TEST(TrafficCapacity, AllToAllThroughATwoToOneTierRunsAtHalfTheRate) {
 // Every figure of a run is the same on 1, 2 and 4 ranks (CTest runs this binary on each) and for every
 // partition method: each rank first runs the scenario alone (MPI_COMM_SELF) as the reference. Covers the
 // topologies and routers with the most state in flight: sprayed fat tree, rail-optimized tree, dragonfly
-// with Valiant routing, torus.
+// with Valiant routing, torus; and cables down (cluster.degraded_links fraction 0), whose routes move to
+// other ones chosen from each pair's own data: a leaf uplink under spraying and ECMP, a dragonfly global
+// cable under minimal routing.
 TEST(TrafficCapacity, IdenticalToOneRankForEveryPartitionMethod) {
   const std::string examples = RACKSCALE_EXAMPLE_CONFIGS;
   const std::vector<std::pair<std::string, std::vector<std::string>>> cases{
@@ -67,6 +69,14 @@ TEST(TrafficCapacity, IdenticalToOneRankForEveryPartitionMethod) {
       {examples + "/rail-fat-tree-1024.yaml", {"workload.pattern=permutation", "network.fidelity=chunk"}},
       {examples + "/dragonfly-256.yaml", {"network.fidelity=chunk", "network.routing=valiant"}},
       {examples + "/torus-tpu-v5p-512.yaml", {"network.fidelity=chunk", "workload.pattern=uniform_random"}},
+      // Port 128: leaf node 128's first uplink; port 779: a global cable (validate accepts both down).
+      {"fat-tree-nonblocking-128.yaml",
+       {"workload.bytes=1MiB", "network.chunk_size=64KiB", "cluster.degraded_links=[{link: 128, fraction: 0}]"}},
+      {"fat-tree-nonblocking-128.yaml",
+       {"workload.bytes=1MiB", "network.chunk_size=64KiB", "network.routing=ecmp",
+        "cluster.degraded_links=[{link: 128, fraction: 0}]"}},
+      {examples + "/dragonfly-256.yaml",
+       {"network.fidelity=chunk", "network.routing=minimal", "cluster.degraded_links=[{link: 779, fraction: 0}]"}},
   };
   for (const auto& [config, overrides] : cases) {
     const auto reference = run(config, overrides, "block", self());

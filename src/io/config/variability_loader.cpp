@@ -100,11 +100,9 @@ std::vector<models::network::DegradedLink> read_degraded_links(const ConfigNode&
       return static_cast<std::uint32_t>(id);
     });
     link.fraction = r.required("fraction", [](const ConfigNode& n, const std::string& p) {
+      // 0: the cable is down, its traffic rerouted where the routing has another route (degraded_links.hpp).
       const double f = read_number(n, p, 0.0);
-      if (f == 0)
-        fail(n, p, "expected a fraction in (0, 1], found 0: a link that is down (traffic rerouted around it) is not "
-                   "modelled yet");
-      if (f > 1) fail(n, p, fmt::format("expected a fraction in (0, 1], found {}", n.scalar));
+      if (f > 1) fail(n, p, fmt::format("expected a fraction in [0, 1], found {}", n.scalar));
       return f;
     });
     links.push_back(link);

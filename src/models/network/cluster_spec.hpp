@@ -91,11 +91,11 @@ struct ScaleOutSpec {
   }
 };
 
-// A cable running at a fraction of its rate (cluster.degraded_links): both directions of the cable
+// A cable running at a fraction of its rate or down (cluster.degraded_links): both directions of the cable
 // whose port `port` is (the port ids of the results file's /links).
 struct DegradedLink {
   std::uint32_t port = 0;
-  double fraction = 1.0;  // (0, 1]
+  double fraction = 1.0;  // [0, 1]; 0: down, its routes moved to the routing's other routes
 };
 
 struct ClusterSpec {
