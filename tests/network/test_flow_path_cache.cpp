@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include "models/network/degraded_links.hpp"
 #include "models/network/flow_path_cache.hpp"
+#include "models/network/output_port.hpp"
 #include "topology_checks.hpp"
 
 namespace {
@@ -119,6 +121,39 @@ TEST(FlowPathCache, TorusPathsLongerThanItKeepsAreWalked) {
   c.scale_out.torus.link_latency = kCableLatency;
   const Topology t = build_topology(c, RoutingMode::dimension_order);
   EXPECT_EQ(expect_cache_walks_the_router(t, 1), 9u);
+}
+
+// find_sized: each hop's serialization time for the size asked, worked out again whenever the size
+// changes between two look-ups of an entry, and the largest of them the serialization at the bottleneck.
+// Some cables degraded, so that the hops of a path differ in bandwidth and the bottleneck is not the first.
+TEST(FlowPathCache, SizedPathsSerializeEachHopAtItsPortsBandwidth) {
+  ClusterSpec c = fat_tree(16, 4, 8, 3);
+  with_scale_up(c, ScaleUpKind::nvswitch, 4);
+  Topology t = build_topology(c, RoutingMode::ecmp);
+  std::vector<DegradedLink> degraded;
+  for (std::uint32_t port = 0; port < t.ports.size(); port += 7) degraded.push_back({port, 0.3 + 0.1 * (port % 5)});
+  degrade_links(t, degraded);
+  FlowPathCache cache(t);
+  const auto n = static_cast<std::uint32_t>(t.device_count());
+  const std::array<std::uint64_t, 4> sizes{1, 4'097, (1u << 20) + 3, 1};
+  std::size_t bottleneck_not_first = 0;
+  for (std::size_t round = 0; round < 2 * sizes.size(); ++round) {
+    const std::uint64_t bytes = sizes[round % sizes.size()];
+    for (std::uint32_t s = 0; s < n; ++s) {
+      for (std::uint32_t d = 0; d < n; ++d) {
+        if (s == d) continue;
+        const FlowPathCache::Path* path = cache.find_sized(t.devices[s], t.devices[d], s + d, bytes);
+        ASSERT_NE(path, nullptr);
+        ASSERT_EQ(path->sized_bytes, bytes);
+        for (std::uint32_t h = 0; h < path->hops; ++h)
+          ASSERT_EQ(path->serialize[h], serialization_time(bytes, t.ports[path->ports[h]].bandwidth))
+              << s << " -> " << d << " hop " << h << ", " << bytes << " bytes";
+        ASSERT_EQ(FlowPathCache::max_serialize(*path), serialization_time(bytes, path->bottleneck)) << s << " -> " << d;
+        if (t.ports[path->ports[0]].bandwidth != path->bottleneck) ++bottleneck_not_first;
+      }
+    }
+  }
+  EXPECT_GT(bottleneck_not_first, 0u);  // the degraded cables do make the hops differ
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "models/collectives/ring.hpp"
 
+#include <boost/container/small_vector.hpp>
+
 namespace rackscale::models::collectives {
 
 namespace {
@@ -9,23 +11,18 @@ struct RingNeighbours {
   std::uint32_t previous = kNoPeer;
 };
 
-std::vector<RingNeighbours> ring_neighbours(const MemberLayout& layout, std::span<const std::uint32_t> members,
-                                           std::uint32_t rank, std::uint32_t channels) {
-  const std::uint32_t p = layout.members;
-  std::vector<RingNeighbours> rings(channels);
-  for (std::uint32_t c = 0; c < channels; ++c) {
-    const std::uint32_t q = layout.ring_position(rank, c);
-    rings[c].position = q;
-    rings[c].next = members[layout.ring_member((q + 1) % p, c)];
-    rings[c].previous = members[layout.ring_member((q + p - 1) % p, c)];
-  }
-  return rings;
-}
-
 class RingPlan final : public StepPlan {
  public:
-  RingPlan(accelerator::CollectiveKind kind, std::uint32_t p, std::vector<RingNeighbours> rings)
-      : kind_(kind), p_(p), rings_(std::move(rings)) {}
+  RingPlan(accelerator::CollectiveKind kind, const MemberLayout& layout, std::span<const std::uint32_t> members,
+           std::uint32_t rank, std::uint32_t channels)
+      : kind_(kind), p_(layout.members), rings_(channels) {
+    for (std::uint32_t c = 0; c < channels; ++c) {
+      const std::uint32_t q = layout.ring_position(rank, c);
+      rings_[c].position = q;
+      rings_[c].next = members[layout.ring_member((q + 1) % p_, c)];
+      rings_[c].previous = members[layout.ring_member((q + p_ - 1) % p_, c)];
+    }
+  }
 
   [[nodiscard]] std::uint32_t steps() const override {
     return kind_ == accelerator::CollectiveKind::all_reduce ? 2 * (p_ - 1) : p_ - 1;
@@ -81,7 +78,9 @@ class RingPlan final : public StepPlan {
  private:
   accelerator::CollectiveKind kind_;
   std::uint32_t p_;
-  std::vector<RingNeighbours> rings_;
+  // The channels' neighbours, the first 8 inside the plan: a step reads its channel's at every message,
+  // and a list of its own was one more cache miss per message (docs/performance.md).
+  boost::container::small_vector<RingNeighbours, 8> rings_;
 };
 
 class ChainPlan final : public StepPlan {
@@ -105,7 +104,7 @@ class ChainPlan final : public StepPlan {
 std::unique_ptr<StepPlan> make_ring_plan(accelerator::CollectiveKind kind, const MemberLayout& layout,
                                          std::span<const std::uint32_t> members, std::uint32_t rank,
                                          std::uint32_t channels) {
-  return std::make_unique<RingPlan>(kind, layout.members, ring_neighbours(layout, members, rank, channels));
+  return std::make_unique<RingPlan>(kind, layout, members, rank, channels);
 }
 
 namespace {

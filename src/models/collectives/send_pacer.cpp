@@ -14,21 +14,30 @@
 namespace rackscale::models::collectives {
 
 const SendPacer::Route& SendPacer::route(network::DeviceLp& device, std::uint32_t dst_device) {
-  Route& slot = routes_[(dst_device * 0x9E37'79B9u >> 16) % routes_.size()];
-  if (slot.dst == dst_device) return slot;
+  if (recent_[0].dst == dst_device) return recent_[0];
+  if (recent_[1].dst != dst_device) {
+    Route& slot = routes_[(dst_device * 0x9E37'79B9u >> 16) % routes_.size()];
+    if (slot.dst != dst_device) slot = walk(device, dst_device);
+    recent_[1] = slot;
+  }
+  std::swap(recent_[0], recent_[1]);
+  return recent_[0];
+}
+
+SendPacer::Route SendPacer::walk(network::DeviceLp& device, std::uint32_t dst_device) const {
   const network::NodeId src = device.node();
   const network::NodeId dst = topology_.devices[dst_device];
   network::RouteTag tag = topology_.router->start(src, dst, 0, 0);
-  slot = {dst_device, topology_.router->next_port(src, dst, tag), std::numeric_limits<double>::infinity()};
+  Route route{dst_device, topology_.router->next_port(src, dst, tag), std::numeric_limits<double>::infinity()};
   network::NodeId at = src;
-  network::PortIndex port = slot.port;
+  network::PortIndex port = route.port;
   for (std::size_t hops = 0; at != dst && hops <= topology_.nodes.size(); ++hops) {
     if (hops > 0) port = topology_.router->next_port(at, dst, tag);
     const network::Port& p = topology_.port(at, port);
-    slot.bandwidth = std::min(slot.bandwidth, p.bandwidth);
+    route.bandwidth = std::min(route.bandwidth, p.bandwidth);
     at = p.peer;
   }
-  return slot;
+  return route;
 }
 
 void SendPacer::send(network::DeviceLp& device, std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow,

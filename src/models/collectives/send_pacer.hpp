@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <vector>
 
+#include <boost/container/small_vector.hpp>
+
 #include "models/network/device_lp.hpp"
 #include "models/network/topology.hpp"
 
@@ -25,7 +27,12 @@ class binary_iarchive;
 
 namespace rackscale::models::collectives {
 
-class SendPacer {
+// Line-aligned: a send reads the object's first two lines only (the routes used last, the ports' free
+// times) when the device sends to one of its last two peers through one of its first two ports, as a
+// ring's member does at every step; the table of routes behind them is for devices with more peers (a
+// tree's). Before, a send read the object, a slot of the table and the ports' own allocation: three
+// cache misses per message on a large cluster (docs/performance.md).
+class alignas(64) SendPacer {
  public:
   explicit SendPacer(const network::Topology& topology) : topology_(topology) {}
 
@@ -49,9 +56,12 @@ class SendPacer {
     double bandwidth = 0;
   };
   [[nodiscard]] const Route& route(network::DeviceLp& device, std::uint32_t dst_device);
+  [[nodiscard]] Route walk(network::DeviceLp& device, std::uint32_t dst_device) const;
 
   const network::Topology& topology_;
-  std::vector<Port> ports_;
+  std::array<Route, 2> recent_{};  // the routes used last, the latest first
+  // The device's ports (all of them once it has sent; none before), the first two inside the object.
+  boost::container::small_vector<Port, 2> ports_;
   std::array<Route, 32> routes_{};  // direct-mapped cache: a device talks to few peers (a tree: about 8)
 };
 

@@ -20,10 +20,10 @@ StepMachine::StepMachine(std::unique_ptr<StepPlan> plan, std::uint64_t bytes, st
       channels_(channels),
       pieces_(pieces),
       steps_(plan_->steps()),
+      unfinished_(channels * pieces),
       channel_bytes_(channels),
       pieces_state_(static_cast<std::size_t>(channels) * pieces),
-      at_barrier_(channels),
-      unfinished_(channels * pieces) {
+      at_barrier_(channels) {
   for (std::uint32_t c = 0; c < channels; ++c) channel_bytes_[c] = split(bytes, channels, c);
 }
 
@@ -67,6 +67,7 @@ void StepMachine::receive(network::DeviceLp& device, Outbox& out, std::uint32_t 
 
 // A phase boundary waits for every piece of the step before: an arrival may release the pieces waiting.
 void StepMachine::release_barrier(network::DeviceLp& device, Outbox& out, std::uint32_t channel) {
+  if (barrier_pieces_ == 0) return;  // (most calls have no barrier: no look at the channel's list)
   std::vector<std::uint32_t>& waiting = at_barrier_[channel];
   if (waiting.empty()) return;
   const std::uint32_t least = min_arrived(channel);
@@ -83,6 +84,7 @@ void StepMachine::release_barrier(network::DeviceLp& device, Outbox& out, std::u
     try_send(device, out, channel, k);
     update_done(channel, k);
   }
+  barrier_pieces_ -= static_cast<std::uint32_t>(candidates.size() - still.size());
   waiting.insert(waiting.end(), still.begin(), still.end());
 }
 
@@ -136,6 +138,7 @@ void StepMachine::try_send(network::DeviceLp& device, Outbox& out, std::uint32_t
         if (st.dependency == Dependency::previous_all && !p.at_barrier) {
           p.at_barrier = true;
           at_barrier_[channel].push_back(k);
+          ++barrier_pieces_;
         }
         return;
       }
@@ -180,7 +183,11 @@ void StepMachine::save(boost::archive::binary_oarchive& out) const {
 void StepMachine::load(boost::archive::binary_iarchive& in) {
   for (Piece& p : pieces_state_) in & p.next_send & p.arrived & p.early & p.done & p.at_barrier;
   pdes::load_sorted(in, early_far_);
-  for (std::vector<std::uint32_t>& waiting : at_barrier_) in & waiting;
+  barrier_pieces_ = 0;
+  for (std::vector<std::uint32_t>& waiting : at_barrier_) {
+    in & waiting;
+    barrier_pieces_ += static_cast<std::uint32_t>(waiting.size());
+  }
   in & unfinished_;
 }
 

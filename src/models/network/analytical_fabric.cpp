@@ -18,27 +18,25 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
   const NodeId dst = topology.devices[message.dst_device];
   if (send_without_links(source, message, src, dst)) return;
   // Every link on the path carries the message; the counters feed link utilization.
+  if (const FlowPathCache::Path* path = paths_.find_sized(src, dst, message.flow, message.bytes)) {
+    for (std::uint32_t hop = 0; hop < path->hops; ++hop)
+      context_.counters.record(path->ports[hop], message.bytes, path->serialize[hop], 0);
+    source.emit(dst, message.depart_after + path->latency + FlowPathCache::max_serialize(*path), kMessageArrival,
+                encode_message_arrival(message.id, message.bytes));
+    return;
+  }
+  // A path longer than the table keeps: walked.
   pdes::SimTime latency = 0;
-  double bottleneck = 0;
-  if (const FlowPathCache::Path* path = paths_.find(src, dst, message.flow)) {
-    for (std::uint32_t hop = 0; hop < path->hops; ++hop) {
-      const std::uint32_t id = path->ports[hop];
-      context_.counters.record(id, message.bytes, serialization_time(message.bytes, topology.ports[id].bandwidth), 0);
-    }
-    latency = path->latency;
-    bottleneck = path->bottleneck;
-  } else {
-    bottleneck = std::numeric_limits<double>::infinity();
-    RouteTag tag = topology.router->start(src, dst, message.flow, 0);
-    for (NodeId at = src; at != dst;) {  // FlowPathCache::find has walked it once: no loop
-      const PortIndex index = topology.router->next_port(at, dst, tag);
-      const Port& port = topology.port(at, index);
-      latency += port.latency;
-      bottleneck = std::min(bottleneck, port.bandwidth);
-      context_.counters.record(topology.port_id(at, index), message.bytes,
-                               serialization_time(message.bytes, port.bandwidth), 0);
-      at = port.peer;
-    }
+  double bottleneck = std::numeric_limits<double>::infinity();
+  RouteTag tag = topology.router->start(src, dst, message.flow, 0);
+  for (NodeId at = src; at != dst;) {  // FlowPathCache::find has walked it once: no loop
+    const PortIndex index = topology.router->next_port(at, dst, tag);
+    const Port& port = topology.port(at, index);
+    latency += port.latency;
+    bottleneck = std::min(bottleneck, port.bandwidth);
+    context_.counters.record(topology.port_id(at, index), message.bytes,
+                             serialization_time(message.bytes, port.bandwidth), 0);
+    at = port.peer;
   }
   source.emit(dst, message.depart_after + latency + serialization_time(message.bytes, bottleneck), kMessageArrival,
               encode_message_arrival(message.id, message.bytes));

@@ -6,13 +6,14 @@
 
 #include <fmt/format.h>
 
+#include "models/network/output_port.hpp"
 #include "models/network/router.hpp"
 
 namespace rackscale::models::network {
 
 namespace {
 // Sixteen entries per device (a ring's device keeps a flow per channel to its neighbour: up to 8 keys,
-// at most half the entries), in sets of two: a power of two from 2^11 to 2^18 sets (32 MiB).
+// at most half the entries), in sets of two: a power of two from 2^11 to 2^18 sets (64 MiB).
 unsigned bits_for(std::size_t devices) {
   unsigned bits = 11;
   while (bits < 18 && (std::size_t{1} << bits) < 8 * devices) ++bits;
@@ -28,7 +29,7 @@ std::size_t FlowPathCache::table_bytes(std::size_t devices) noexcept {
   return (std::size_t{1} << bits_for(devices)) * kWays * sizeof(Path);
 }
 
-const FlowPathCache::Path* FlowPathCache::find(NodeId src, NodeId dst, std::uint64_t flow) {
+FlowPathCache::Path* FlowPathCache::lookup(NodeId src, NodeId dst, std::uint64_t flow) {
   if (paths_.empty()) {
     bits_ = bits_for(topology_.device_count());
     paths_.resize((std::size_t{1} << bits_) * kWays);
@@ -66,6 +67,21 @@ const FlowPathCache::Path* FlowPathCache::find(NodeId src, NodeId dst, std::uint
   set[1] = set[0];  // the one used less recently leaves
   set[0] = path;
   return set[0].hops == 0 ? nullptr : &set[0];
+}
+
+const FlowPathCache::Path* FlowPathCache::find_sized(NodeId src, NodeId dst, std::uint64_t flow, std::uint64_t bytes) {
+  Path* const path = lookup(src, dst, flow);
+  if (path == nullptr || path->sized_bytes == bytes) return path;
+  for (std::uint32_t hop = 0; hop < path->hops; ++hop)
+    path->serialize[hop] = serialization_time(bytes, topology_.ports[path->ports[hop]].bandwidth);
+  path->sized_bytes = bytes;
+  return path;
+}
+
+pdes::SimTime FlowPathCache::max_serialize(const Path& path) noexcept {
+  pdes::SimTime most = 0;
+  for (std::uint32_t hop = 0; hop < path.hops; ++hop) most = std::max(most, path.serialize[hop]);
+  return most;
 }
 
 }  // namespace rackscale::models::network
