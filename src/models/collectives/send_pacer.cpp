@@ -10,6 +10,7 @@
 
 #include "models/collectives/collective_engine.hpp"
 #include "models/network/output_port.hpp"
+#include "models/network/path.hpp"
 
 namespace rackscale::models::collectives {
 
@@ -27,16 +28,15 @@ const SendPacer::Route& SendPacer::route(network::DeviceLp& device, std::uint32_
 SendPacer::Route SendPacer::walk(network::DeviceLp& device, std::uint32_t dst_device) const {
   const network::NodeId src = device.node();
   const network::NodeId dst = topology_.devices[dst_device];
-  network::RouteTag tag = topology_.router->start(src, dst, 0, 0);
-  Route route{dst_device, topology_.router->next_port(src, dst, tag), std::numeric_limits<double>::infinity()};
-  network::NodeId at = src;
-  network::PortIndex port = route.port;
-  for (std::size_t hops = 0; at != dst && hops <= topology_.nodes.size(); ++hops) {
-    if (hops > 0) port = topology_.router->next_port(at, dst, tag);
-    const network::Port& p = topology_.port(at, port);
-    route.bandwidth = std::min(route.bandwidth, p.bandwidth);
-    at = p.peer;
-  }
+  Route route{dst_device, 0, std::numeric_limits<double>::infinity()};
+  const std::uint32_t first_port = topology_.nodes[src].first_port;
+  bool first = true;
+  network::walk_route(topology_, src, dst, topology_.router->start(src, dst, 0, 0),
+                      [&](std::uint32_t id, const network::Port& port) {
+                        if (first) route.port = static_cast<network::PortIndex>(id - first_port);
+                        first = false;
+                        route.bandwidth = std::min(route.bandwidth, port.bandwidth);
+                      });
   return route;
 }
 

@@ -9,6 +9,7 @@
 #include "models/network/network_events.hpp"
 #include "models/network/network_node_lp.hpp"
 #include "models/network/output_port.hpp"
+#include "models/network/path.hpp"
 
 namespace rackscale::models::network {
 
@@ -28,16 +29,12 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
   // A path longer than the table keeps: walked.
   pdes::SimTime latency = 0;
   double bottleneck = std::numeric_limits<double>::infinity();
-  RouteTag tag = topology.router->start(src, dst, message.flow, 0);
-  for (NodeId at = src; at != dst;) {  // FlowPathCache::find has walked it once: no loop
-    const PortIndex index = topology.router->next_port(at, dst, tag);
-    const Port& port = topology.port(at, index);
-    latency += port.latency;
-    bottleneck = std::min(bottleneck, port.bandwidth);
-    context_.counters.record(topology.port_id(at, index), message.bytes,
-                             serialization_time(message.bytes, port.bandwidth), 0);
-    at = port.peer;
-  }
+  walk_route(topology, src, dst, topology.router->start(src, dst, message.flow, 0),
+             [&](std::uint32_t id, const Port& port) {
+               latency += port.latency;
+               bottleneck = std::min(bottleneck, port.bandwidth);
+               context_.counters.record(id, message.bytes, serialization_time(message.bytes, port.bandwidth), 0);
+             });
   source.emit(dst, message.depart_after + latency + serialization_time(message.bytes, bottleneck), kMessageArrival,
               encode_message_arrival(message.id, message.bytes));
 }

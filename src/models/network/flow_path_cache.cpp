@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "models/network/output_port.hpp"
+#include "models/network/path.hpp"
 #include "models/network/router.hpp"
 
 namespace rackscale::models::network {
@@ -49,20 +50,13 @@ FlowPathCache::Path* FlowPathCache::lookup(NodeId src, NodeId dst, std::uint64_t
   path.dst = dst;
   path.flow = flow;
   path.bottleneck = std::numeric_limits<double>::infinity();
-  RouteTag tag = topology_.router->start(src, dst, flow, 0);
   std::uint32_t hops = 0;
-  for (NodeId at = src; at != dst; ++hops) {
-    if (hops > topology_.nodes.size())
-      throw std::logic_error(fmt::format("routing loop from node {} to node {} (router {})", src, dst,
-                                         topology_.router->name()));
-    const PortIndex index = topology_.router->next_port(at, dst, tag);
-    const std::uint32_t id = topology_.port_id(at, index);
-    const Port& port = topology_.ports[id];
+  walk_route(topology_, src, dst, topology_.router->start(src, dst, flow, 0), [&](std::uint32_t id, const Port& port) {
     path.latency += port.latency;
     path.bottleneck = std::min(path.bottleneck, port.bandwidth);
     if (hops < kMaxHops) path.ports[hops] = id;
-    at = port.peer;
-  }
+    ++hops;
+  });
   path.hops = hops <= kMaxHops ? hops : 0;
   set[1] = set[0];  // the one used less recently leaves
   set[0] = path;

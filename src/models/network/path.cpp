@@ -10,25 +10,19 @@
 
 namespace rackscale::models::network {
 
-namespace {
-[[noreturn]] void routing_loop(const Topology& topology, NodeId src, NodeId dst) {
-  throw std::logic_error(
-      fmt::format("routing loop from node {} to node {} (router {})", src, dst, topology.router->name()));
+void throw_routing_loop(std::string_view router, NodeId src, NodeId dst) {
+  throw std::logic_error(fmt::format("routing loop from node {} to node {} (router {})", src, dst, router));
 }
-}  // namespace
 
 PathFigures path_figures(const Topology& topology, NodeId src, NodeId dst, std::uint64_t flow) {
   PathFigures f;
   if (src == dst) return f;
   f.bottleneck = std::numeric_limits<double>::infinity();
-  RouteTag tag = topology.router->start(src, dst, flow, 0);
-  for (NodeId at = src; at != dst; ++f.hops) {
-    if (f.hops > topology.nodes.size()) routing_loop(topology, src, dst);
-    const Port& port = topology.port(at, topology.router->next_port(at, dst, tag));
-    f.latency += port.latency;
-    f.bottleneck = std::min(f.bottleneck, port.bandwidth);
-    at = port.peer;
-  }
+  f.hops = walk_route(topology, src, dst, topology.router->start(src, dst, flow, 0),
+                      [&](std::uint32_t /*id*/, const Port& port) {
+                        f.latency += port.latency;
+                        f.bottleneck = std::min(f.bottleneck, port.bandwidth);
+                      });
   return f;
 }
 
@@ -43,20 +37,14 @@ void charge_route(const Topology& topology, PortCounters& counters, NodeId src, 
   // Serialization time of all the batches at a port's bandwidth; the ports of a route mostly share one.
   double bandwidth = 0;
   pdes::SimTime busy = 0;
-  RouteTag tag = topology.router->start(src, dst, flow, 0);
-  std::size_t hops = 0;
-  for (NodeId at = src; at != dst; ++hops) {
-    if (hops > topology.nodes.size()) routing_loop(topology, src, dst);
-    const PortIndex index = topology.router->next_port(at, dst, tag);
-    const Port& port = topology.port(at, index);
+  walk_route(topology, src, dst, topology.router->start(src, dst, flow, 0), [&](std::uint32_t id, const Port& port) {
     if (port.bandwidth != bandwidth) {
       bandwidth = port.bandwidth;
       busy = 0;
       for (const MessageBatch& b : batches) busy += serialization_time(b.bytes, bandwidth) * b.count;
     }
-    counters.charge(topology.port_id(at, index), bytes, busy, messages);
-    at = port.peer;
-  }
+    counters.charge(id, bytes, busy, messages);
+  });
 }
 
 void charge_scale_up_cable(const Topology& topology, PortCounters& counters, NodeId device, bool into_switch,

@@ -2,12 +2,33 @@
 // Walking a route: the latency and bottleneck of the path a router gives a flow between two devices.
 #include <cstdint>
 #include <span>
+#include <string_view>
 
 #include "models/network/port_counters.hpp"
 #include "models/network/topology.hpp"
 #include "pdes/time.hpp"
 
 namespace rackscale::models::network {
+
+// The std::logic_error of a router that has not reached `dst` after more hops than there are nodes.
+[[noreturn]] void throw_routing_loop(std::string_view router, NodeId src, NodeId dst);
+
+// The one hop loop of every route walk: calls visit(port_id, port) for each port of the route the
+// topology's router gives from node `src` to node `dst` under `tag` (from router->start), in order, and
+// returns the number of hops. Throws std::logic_error (throw_routing_loop) on a routing loop. A template,
+// so that the walks on hot paths (the analytical fabric, the flow path cache) stay one inlined loop.
+template <typename Visit>
+std::uint32_t walk_route(const Topology& topology, NodeId src, NodeId dst, RouteTag tag, Visit&& visit) {
+  std::uint32_t hops = 0;
+  for (NodeId at = src; at != dst; ++hops) {
+    if (hops > topology.nodes.size()) throw_routing_loop(topology.router->name(), src, dst);
+    const std::uint32_t id = topology.port_id(at, topology.router->next_port(at, dst, tag));
+    const Port& port = topology.ports[id];
+    visit(id, port);
+    at = port.peer;
+  }
+  return hops;
+}
 
 struct PathFigures {
   pdes::SimTime latency = 0;  // sum of the ports' latencies

@@ -4,14 +4,13 @@
 
 #include <fmt/format.h>
 
+#include "models/network/path.hpp"
+
 namespace rackscale::models::network {
 namespace {
 // Salts the rehashed flow and chunk of each alternative, so attempt a of one flow is not the plain
 // route of another flow a.
 constexpr std::uint64_t kRerouteSalt = 0x5245524f555445ULL;  // "REROUTE"
-// Longer than any route of the built topologies (a torus's is the longest); a router that has not
-// arrived by then loops.
-constexpr std::uint32_t kMaxHops = 4096;
 }  // namespace
 
 ReroutingRouter::ReroutingRouter(const Topology& topology, std::unique_ptr<Router> routing, std::vector<bool> down)
@@ -22,11 +21,12 @@ ReroutingRouter::ReroutingRouter(const Topology& topology, std::unique_ptr<Route
   for (const Port& port : topology.ports) peer_.push_back(port.peer);
 }
 
+// walk_route's loop, over this router's own copy of the ports (the topology that owns the router may
+// move, so no reference to it is kept), stopping at the first port that is down; the same loop guard.
 std::optional<std::uint32_t> ReroutingRouter::first_down_port(std::uint32_t src, std::uint32_t dst, RouteTag tag) const {
   std::uint32_t hops = 0;
   for (NodeId at = src; at != dst; ++hops) {
-    if (hops == kMaxHops)
-      throw std::logic_error(fmt::format("routing loop from node {} to node {} (router {})", src, dst, name()));
+    if (hops > first_port_.size()) throw_routing_loop(name(), src, dst);
     const std::uint32_t port = first_port_[at] + routing_->next_port(at, dst, tag);
     if (down_[port]) return port;
     at = peer_[port];
