@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <limits>
-#include <stdexcept>
-
-#include <fmt/format.h>
 
 #include "models/network/output_port.hpp"
 #include "models/network/path.hpp"
