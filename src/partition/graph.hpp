@@ -13,6 +13,9 @@ struct Graph {
   std::vector<std::int64_t> offsets{0};     // neighbors of v: [offsets[v], offsets[v+1])
   std::vector<std::int32_t> neighbors;
   std::vector<std::int64_t> edge_weight;    // parallel to neighbors
+  // Optional, one per vertex: vertices of one class do like work (racks of compute nodes, of leaf
+  // switches, of spines), so round robin deals each class out over the parts on its own. Empty: one class.
+  std::vector<std::int32_t> vertex_class;
 
   [[nodiscard]] std::size_t vertex_count() const noexcept { return vertex_weight.size(); }
   [[nodiscard]] std::int64_t total_vertex_weight() const noexcept;

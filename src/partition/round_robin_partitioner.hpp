@@ -1,6 +1,9 @@
 #pragma once
-// Vertex v on part v mod parts. Balances counts whatever the weights; scatters neighbours, so it is
-// the worst case for cross-rank traffic and a useful contrast to block and METIS.
+// Vertices dealt out over the parts in turn: vertex v on part v mod parts. Balances counts whatever the
+// weights; scatters neighbours, so it is the worst case for cross-rank traffic and a useful contrast to
+// block and METIS. With vertex classes each class is dealt in turn on its own, starting where the whole
+// deal stood at its first vertex: racks of leaves and of spines that alternate in id order would
+// otherwise fall all on even and all on odd parts.
 #include "partition/partitioner.hpp"
 
 namespace rackscale::partition {

@@ -44,6 +44,20 @@ TEST(RoundRobinPartitioner, DealsVerticesInTurn) {
             (std::vector<std::int32_t>{0, 1, 2, 0, 1, 2, 0}));
 }
 
+// Four compute racks, then racks of leaves (class 1) and spines (class 2) alternating as a fat tree's pods
+// lay them out: dealt in turn without classes, every leaf rack would land on part 0 and every spine rack
+// on part 1. Each class is dealt on its own from where the whole deal stood at its first rack: leaves
+// from rack 4 (part 0), spines from rack 5 (part 1).
+TEST(RoundRobinPartitioner, DealsEachClassInTurnOnItsOwn) {
+  Graph g = Graph::isolated(10);
+  g.vertex_class = {0, 0, 0, 0, 1, 2, 1, 2, 1, 2};
+  EXPECT_EQ(make_partitioner("round_robin")->assign(g, 2), (std::vector<std::int32_t>{0, 1, 0, 1, 0, 1, 1, 0, 0, 1}));
+  g.vertex_class.assign(10, 7);  // one class: as without classes
+  EXPECT_EQ(make_partitioner("round_robin")->assign(g, 3), (std::vector<std::int32_t>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0}));
+  g.vertex_class.resize(9);
+  EXPECT_THROW((void)make_partitioner("round_robin")->assign(g, 2), std::invalid_argument);
+}
+
 TEST(Partitioner, UnknownNameListsTheChoices) {
   try {
     (void)make_partitioner("random");

@@ -65,6 +65,11 @@ partition::Graph rack_graph(const Topology& topology) {
   const auto rack_count = static_cast<std::size_t>(static_cast<std::int32_t>(topology.racks.size()));
   partition::Graph g;
   g.vertex_weight.resize(rack_count);
+  // A rack's class for round robin: compute racks, or network racks by the role of their first switch
+  // (NetworkRacks never mixes groups; a pod's leaves and spines fill racks of their own when the rack
+  // size divides their counts). Dealing each class apart keeps a fat tree's leaf racks, which carry most
+  // of a rail-optimized job's data-parallel traffic, from all landing on even ranks.
+  g.vertex_class.resize(rack_count);
   g.offsets.assign(rack_count + 1, 0);
 
   // Rows are built rack by rack: slot[s] is where rack s's edge sits in the current row (or -1), so
@@ -75,6 +80,9 @@ partition::Graph rack_graph(const Topology& topology) {
   for (std::size_t r = 0; r < rack_count; ++r) {
     const Rack& rack = topology.racks[r];
     g.vertex_weight[r] = rack.node_count;
+    g.vertex_class[r] = rack.kind == RackKind::compute || rack.node_count == 0
+                            ? 0
+                            : 1 + static_cast<std::int32_t>(topology.nodes[rack.first_node].role);
     row.clear();
     for (NodeId n = rack.first_node; n < rack.first_node + rack.node_count; ++n) {
       for (const Port& port : topology.ports_of(n)) {
