@@ -46,12 +46,17 @@ TEST(RoundRobinPartitioner, DealsVerticesInTurn) {
 
 // Four compute racks, then racks of leaves (class 1) and spines (class 2) alternating as a fat tree's pods
 // lay them out: dealt in turn without classes, every leaf rack would land on part 0 and every spine rack
-// on part 1. Each class is dealt on its own from where the whole deal stood at its first rack: leaves
-// from rack 4 (part 0), spines from rack 5 (part 1).
+// on part 1. With classes the deal runs over compute racks, then leaves, then spines: on 2 parts the
+// leaves (racks 4, 6, 8) go to 0, 1, 0 and the spines (5, 7, 9) on from part 1: 1, 0, 1. On 4 parts the
+// leaves take parts 0, 1 and the spines 2, 3, so every part holds two racks (starting each class where
+// its first rack stood would give part 1 three racks and part 3 one).
 TEST(RoundRobinPartitioner, DealsEachClassInTurnOnItsOwn) {
   Graph g = Graph::isolated(10);
   g.vertex_class = {0, 0, 0, 0, 1, 2, 1, 2, 1, 2};
   EXPECT_EQ(make_partitioner("round_robin")->assign(g, 2), (std::vector<std::int32_t>{0, 1, 0, 1, 0, 1, 1, 0, 0, 1}));
+  Graph four = Graph::isolated(8);
+  four.vertex_class = {0, 0, 0, 0, 1, 2, 1, 2};
+  EXPECT_EQ(make_partitioner("round_robin")->assign(four, 4), (std::vector<std::int32_t>{0, 1, 2, 3, 0, 2, 1, 3}));
   g.vertex_class.assign(10, 7);  // one class: as without classes
   EXPECT_EQ(make_partitioner("round_robin")->assign(g, 3), (std::vector<std::int32_t>{0, 1, 2, 0, 1, 2, 0, 1, 2, 0}));
   g.vertex_class.resize(9);
