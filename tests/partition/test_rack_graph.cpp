@@ -440,19 +440,19 @@ TEST(RackGraph, RoundRobinSplitsEveryKindOfSwitchEvenly) {
   rail.scale_out.switches_per_rack = 8;
   const net::Topology t = net::build_topology(rail, net::RoutingMode::ecmp);
   const auto g = net::rack_graph(t);
-  std::vector<int> leaf_racks_in_order;  // 0 leaves, 1 spines: the plain deal's parity trap needs both
+  std::vector<int> switch_racks_in_order;  // 0 leaves, 1 spines: the plain deal's parity trap needs both
   for (std::size_t r = 0; r < t.racks.size(); ++r)
     if (t.racks[r].kind == net::RackKind::network) {
       const net::SwitchRole role = t.nodes[t.racks[r].first_node].role;
       EXPECT_EQ(g.vertex_class[r], 1 + static_cast<std::int32_t>(role));
       if (role == net::SwitchRole::leaf || role == net::SwitchRole::spine)
-        leaf_racks_in_order.push_back(role == net::SwitchRole::leaf ? 0 : 1);
+        switch_racks_in_order.push_back(role == net::SwitchRole::leaf ? 0 : 1);
     } else {
       EXPECT_EQ(g.vertex_class[r], 0);
     }
-  ASSERT_GE(leaf_racks_in_order.size(), 4u);
-  ASSERT_EQ(leaf_racks_in_order[0], 0);
-  ASSERT_EQ(leaf_racks_in_order[1], 1);  // leaves and spines alternate
+  ASSERT_GE(switch_racks_in_order.size(), 4u);
+  ASSERT_EQ(switch_racks_in_order[0], 0);
+  ASSERT_EQ(switch_racks_in_order[1], 1);  // leaves and spines alternate
   const auto rack_rank = net::partition_racks(t, "round_robin", 2);
   std::array<std::array<int, 2>, 3> count{};  // [leaf, spine, device][rank]
   for (net::NodeId n = 0; n < t.nodes.size(); ++n) {
