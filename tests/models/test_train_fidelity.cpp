@@ -293,6 +293,35 @@ TEST(TrainFidelity, ARunHeldBackBeforeTwoCutsKeepsOnlyTheChunksBelowBoth) {
   EXPECT_EQ(train, chunk);
 }
 
+// The node before the destination announces a completion when the message's last chunk passes its port,
+// before that chunk's head is in; a competitor arriving in between takes chunks back and voids it. Device X
+// - switch S - device Y, and device Z at S; X -> S 100 GB/s, the rest 50 GB/s (s = 1.31 us a chunk), 100 ns
+// each (l). M, 8 chunks from X to Y, reaches S with heads at l + i s/2 (the last at l + 3.5 s) and leaves it
+// at pace s, so S announces M's completion at once. Z's one-chunk message to Y reaches S at l + 1.6 s: S
+// keeps M's chunks 0-3, voids the completion and sends M's chunks 4-7 after Z's chunk. Every delivery at
+// chunk fidelity's time, M's once. With a zero-byte competitor Z's chunk takes no time on the port, so M's
+// second completion is due at the very picosecond of the voided one; the void still comes first.
+TEST(TrainFidelity, ACompletionAnnouncedBeforeACutIsVoided) {
+  // Nodes: 0 X, 1 S, 2 Y, 3 Z; devices in that order: X 0, Y 1, Z 2.
+  net::Topology star = rackscale::testing::make_topology(
+      4, {0, 2, 3}, {{0, 1, 100e9, kLatency}, {1, 2, 50e9, kLatency}, {3, 1, 50e9, kLatency}});
+  star.router = std::make_unique<rackscale::testing::TreeRouter>(star);
+  const SimTime s = net::serialization_time(kChunk, 50e9);
+  for (const std::uint64_t competitor_bytes : {kChunk, std::uint64_t{0}}) {
+    const std::vector<ScriptedSend> script{{0, 1, 0, 8 * kChunk},
+                                           {2, 1, static_cast<SimTime>(1.6 * static_cast<double>(s)), competitor_bytes}};
+    auto scripted = [&](std::vector<Delivered>& out) { return std::make_unique<Scripted>(script, out); };
+    const auto chunk = deliveries(star, net::Fidelity::chunk, scripted);
+    const auto train = deliveries(star, net::Fidelity::train, scripted);
+    ASSERT_EQ(chunk.size(), script.size()) << competitor_bytes << "-byte competitor";
+    EXPECT_EQ(train, chunk) << competitor_bytes << "-byte competitor";
+    // M's last chunk leaves S after Z's and M's chunks 0-3: (4 + 1 + 4) s after l, at Y l later (Z's
+    // chunk takes no time when it has no bytes).
+    const SimTime m_done = 2 * kLatency + (competitor_bytes == 0 ? 8 : 9) * s;
+    EXPECT_EQ(chunk.back(), (Delivered{1, 0, m_done})) << competitor_bytes << "-byte competitor";
+  }
+}
+
 // ---- a run at one port ---------------------------------------------------------------------------------
 
 namespace {

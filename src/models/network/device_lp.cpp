@@ -69,7 +69,8 @@ void DeviceLp::handle(const pdes::Event& event) {
     case kTrainRun:
     case kTrainHeldRun:
     case kTrainCut:
-    case kTrainFinalize:
+    case kTrainComplete:
+    case kTrainVoid:
       network().fabric->on_event(*this, event);
       break;
     case kMultimemDelivery: {

@@ -24,7 +24,8 @@ enum NetworkEventKind : pdes::EventKind {
   kTrainRun = 8,       // a run of chunks of a message reaches a node (payload: encode_run)
   kTrainHeldRun = 9,   // self-event: a run the node kept back reaches its port (encode_held_run; aux: port)
   kTrainCut = 10,      // the node before took back chunks of one of its runs (TrainCut)
-  kTrainFinalize = 11, // self-event at the node before the destination (TrainFinalize)
+  kTrainComplete = 11, // to the destination: the message's last byte is in, unless voided (TrainComplete)
+  kTrainVoid = 12,     // to the destination: a kTrainComplete on its way will not hold (TrainVoid)
   // Device behaviours (traffic generators, accelerator programs) number their kinds from here.
   kFirstBehaviourKind = 100,
 };
@@ -53,8 +54,16 @@ struct TrainCut {
   std::uint32_t first_taken = 0;
   std::uint32_t run_number = 0;
 };
-// Train fidelity: the message's last run is settled at the node before the destination.
-struct TrainFinalize {
+// Train fidelity: sent by the node before the destination when the message's last chunk passed its port
+// before that chunk's head was in. A competitor arriving in between could still take chunks back; if
+// one does, a TrainVoid with the same token follows it (and always arrives before it).
+struct TrainComplete {
+  MessageId message = 0;
+  std::uint64_t bytes = 0;
+  std::uint32_t token = 0;
+};
+// Train fidelity: the TrainComplete of `message` with `token` will not hold.
+struct TrainVoid {
   MessageId message = 0;
   std::uint32_t token = 0;
 };

@@ -70,9 +70,14 @@ void TrainFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {
       on_cut(node, cut.message, cut.run_number, cut.first_taken);
       return;
     }
-    case kTrainFinalize: {
-      const auto finalize = event.as<TrainFinalize>();
-      on_finalize(node, finalize.message, finalize.token);
+    case kTrainComplete: {
+      const auto complete = event.as<TrainComplete>();
+      on_complete(node, complete.message, complete.bytes, complete.token);
+      return;
+    }
+    case kTrainVoid: {
+      const auto voided = event.as<TrainVoid>();
+      node.train_state().voided.emplace_back(voided.message, voided.token);
       return;
     }
     default: chunks_.on_event(node, event);  // chunks (per-chunk paths), messages that cross no link
@@ -184,9 +189,9 @@ void TrainFabric::cut_held(NetworkNodeLp& at, PortIndex index, std::uint32_t kee
   if (out.peer == held.dst) {
     state.bytes -= kept.bytes;
     state.last_tail = kept.last_tail_at;
-    if (state.finalize_pending) {
-      state.finalize_pending = false;
-      ++state.token;
+    if (state.completion_voidable) {  // the chunks taken back were its last: that completion will not hold
+      state.completion_voidable = false;
+      at.emit(held.dst, out.latency, kTrainVoid, pdes::to_payload(TrainVoid{held.message, state.token}));
     }
   } else {
     at.emit(out.peer, out.latency, kTrainCut, pdes::to_payload(TrainCut{held.message, held.first + keep, port.run_number}));
@@ -235,26 +240,33 @@ void TrainFabric::reach_destination(NetworkNodeLp& at, const Run& taken, const P
     at.emit(taken.dst, state.last_tail - now, kMessageComplete, encode_message_arrival(taken.message, state.bytes));
     return;
   }
-  // A competitor arriving before the last head could still take chunks back; just after it, none can.
-  state.finalize_pending = true;
+  // A competitor arriving before the last head could still take chunks back. The completion is announced
+  // now all the same, numbered; a cut voids it by an event that leaves now or later, before the last head
+  // is in, and so reaches the destination a link's latency later: before the completion, which is due no
+  // earlier than the last head's arrival there. (A self-event just after the last head, sending the
+  // completion only then, was a third of train fidelity's events: one per message, docs/performance.md.)
+  state.completion_voidable = true;
   ++state.token;
-  at.emit(at.node(), taken.last_head() + 1 - now, kTrainFinalize, pdes::to_payload(TrainFinalize{taken.message, state.token}));
+  at.emit(taken.dst, state.last_tail - now, kTrainComplete,
+          pdes::to_payload(TrainComplete{taken.message, state.bytes, state.token}));
 }
 
-void TrainFabric::on_finalize(NetworkNodeLp& at, MessageId message, std::uint32_t token) {
-  TrainMessage* const found = at.train_state().messages.find(message);
-  if (found == nullptr || !found->finalize_pending || found->token != token) return;
-  TrainMessage& state = *found;
-  state.finalize_pending = false;
-  at.emit(state.dst, state.last_tail - at.current_time(), kMessageComplete,
-          encode_message_arrival(message, state.bytes));
-  forget_if_done(at, message);
+void TrainFabric::on_complete(NetworkNodeLp& at, MessageId message, std::uint64_t bytes, std::uint32_t token) {
+  std::vector<std::pair<MessageId, std::uint32_t>>& voided = at.train_state().voided;
+  if (!voided.empty()) {
+    const auto it = std::find(voided.begin(), voided.end(), std::pair{message, token});
+    if (it != voided.end()) {
+      voided.erase(it);
+      return;
+    }
+  }
+  at.accept_message(message, bytes);
 }
 
 void TrainFabric::forget_if_done(NetworkNodeLp& at, MessageId message) {
   TrainNodeState& node = at.train_state();
   TrainMessage* const state = node.messages.find(message);
-  if (state == nullptr || !state->ended || state->finalize_pending) return;
+  if (state == nullptr || !state->ended) return;
   const TrainPort& port = node.ports[state->port];  // (routed: its last chunk has passed)
   if (port.holds && port.run.message == message && port.run.last_head() > at.current_time()) return;
   node.forget(message);

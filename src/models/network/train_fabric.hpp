@@ -13,8 +13,9 @@
 // heads arrive at the very same picosecond may be ordered differently (chunk fidelity orders them by the
 // sending node's id, this model the run already there first).
 //
-// The node before the destination sends the completion (kMessageComplete) once the message's last chunk
-// can no longer be taken back: at once when its head is in, else from a self-event just after it.
+// The node before the destination sends the completion when the message's last chunk passes its port: as
+// kMessageComplete when that chunk's head is in, else as kTrainComplete, which a cut before that head
+// voids (kTrainVoid, which always reaches the destination first).
 //
 // Spraying and Valiant routing give every chunk its own path: there every chunk is its own train, and
 // the chunk fabric carries them (same results as chunk fidelity, same events). docs/network.md, "train".
@@ -36,7 +37,8 @@ class TrainFabric final : public Fabric {
   void on_run(NetworkNodeLp& at, Run run);
   void on_held_run(NetworkNodeLp& at, const pdes::Event& event);
   void on_cut(NetworkNodeLp& at, MessageId message, std::uint32_t run_number, std::uint32_t chunk);
-  void on_finalize(NetworkNodeLp& at, MessageId message, std::uint32_t token);
+  // At the destination: a completion the node before announced, unless it voided it since.
+  void on_complete(NetworkNodeLp& at, MessageId message, std::uint64_t bytes, std::uint32_t token);
   // `run` (its head here now), whose message this node records in `state`, is passed to its output port.
   void pass(NetworkNodeLp& at, const Run& run, TrainMessage& state);
   // The port's held run keeps its first `keep` chunks; the rest are kept back for later if `again`.

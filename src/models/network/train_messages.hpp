@@ -1,7 +1,7 @@
 #pragma once
 // A node's records of the messages crossing it in train fidelity (train_state.hpp), by message id.
 //
-// Every run, cut, finalize and forget looks a record up, so this is on every train event's path: a
+// Every run, cut and forget looks a record up, so this is on every train event's path: a
 // std::unordered_map (one heap node per message, a division by the bucket count and a dependent load per
 // look-up) took 15 % of the 1,024-device Llama 3 cut's samples (docs/performance.md, "Train fidelity").
 // Here the ids sit in an open-addressed table (linear probing, Fibonacci hashing: no division; at most half

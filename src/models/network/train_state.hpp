@@ -14,7 +14,7 @@
 namespace rackscale::models::network {
 
 // The cuts a message's record keeps, rarely any (only where it met contention): outside the record, so
-// that the record fits one cache line (it is touched at every run, cut, finalize and forget, mostly cold).
+// that the record fits one cache line (it is touched at every run, cut and forget, mostly cold).
 struct TrainCuts {
   // Cuts from upstream that came before the runs they cut: (the run's number, its first chunk taken back).
   // A run may be cut more than once (by a cut from further up, then by a competitor); the lowest holds.
@@ -38,12 +38,12 @@ struct alignas(64) TrainMessage {
   std::uint32_t runs_received = 0;  // runs of it that have reached this node: the number of the next
   std::uint32_t runs_sent = 0;      // runs of it this node has sent on
   std::uint32_t generation = 0;     // cuts from upstream that took back chunks already here
-  std::uint32_t token = 0;          // the finalize event that is still valid
+  std::uint32_t token = 0;          // numbers this node's kTrainComplete events for the message
   std::uint32_t cuts = kNoCuts;     // its TrainCuts in the node's pool (TrainNodeState::cuts), if any
   PortIndex port = 0;
   bool routed : 1 = false;
   bool ended : 1 = false;             // its last chunk has left
-  bool finalize_pending : 1 = false;
+  bool completion_voidable : 1 = false;  // a kTrainComplete is out that a cut here would have to void
 };
 static_assert(sizeof(TrainMessage) == 64, "a train record is one cache line");
 
@@ -62,6 +62,9 @@ struct TrainNodeState {
   std::vector<TrainPort> ports;
   std::vector<TrainCuts> cuts;            // the records' cut lists
   std::vector<std::uint32_t> free_cuts;   // lists no record points to
+  // At a destination device: completions announced and then voided by the node before (kTrainVoid), each
+  // until its kTrainComplete comes (always later); rarely more than one.
+  std::vector<std::pair<MessageId, std::uint32_t>> voided;
 
   // `state`'s cut list, made if it has none.
   [[nodiscard]] TrainCuts& cuts_of(TrainMessage& state);
