@@ -300,7 +300,7 @@ TEST(TrainFidelity, ARunHeldBackBeforeTwoCutsKeepsOnlyTheChunksBelowBoth) {
 // at pace s, so S announces M's completion at once. Z's one-chunk message to Y reaches S at l + 1.6 s: S
 // keeps M's chunks 0-3, voids the completion and sends M's chunks 4-7 after Z's chunk. Every delivery at
 // chunk fidelity's time, M's once. With a zero-byte competitor Z's chunk takes no time on the port, so M's
-// second completion is due at the very picosecond of the voided one; the void still comes first.
+// second completion is due at the very picosecond of the voided one; their numbers tell them apart.
 TEST(TrainFidelity, ACompletionAnnouncedBeforeACutIsVoided) {
   // Nodes: 0 X, 1 S, 2 Y, 3 Z; devices in that order: X 0, Y 1, Z 2.
   net::Topology star = rackscale::testing::make_topology(

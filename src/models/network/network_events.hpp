@@ -56,7 +56,8 @@ struct TrainCut {
 };
 // Train fidelity: sent by the node before the destination when the message's last chunk passed its port
 // before that chunk's head was in. A competitor arriving in between could still take chunks back; if
-// one does, a TrainVoid with the same token follows it (and always arrives before it).
+// one does, a TrainVoid with the same token follows it (and always arrives before it); the token tells a
+// voided completion from the message's next one, which may be due at the same picosecond.
 struct TrainComplete {
   MessageId message = 0;
   std::uint64_t bytes = 0;
