@@ -49,7 +49,7 @@ Programs read_local_traces(const Session& session, const TraceReader& read) {
   // devices that replays it, and shared by the others.
   struct Read {
     wl::TraceGraph graph;
-    std::shared_ptr<const wl::ReplayEdges> edges;
+    std::shared_ptr<const wl::ReplayTrace> trace;
   };
   std::map<std::uint32_t, Read> roles;
   for (std::uint32_t rank = 0; rank < spec.ranks; ++rank) {
@@ -67,10 +67,10 @@ Programs read_local_traces(const Session& session, const TraceReader& read) {
       }
       if (unread) {
         trace->graph = read(file);
-        trace->edges = wl::replay_edges(trace->graph, spec.control_dependencies);
+        trace->trace = wl::replay_trace(trace->graph, spec, scenario.cluster.accelerator);
       }
-      programs.emplace(device, std::make_shared<const wl::TraceProgram>(wl::build_trace_program(
-                                   trace->graph, trace->edges, rank, spec, scenario.cluster.accelerator)));
+      programs.emplace(device, std::make_shared<const wl::TraceProgram>(
+                                   wl::build_trace_program(trace->graph, trace->trace, rank, spec)));
     } catch (const TraceReplayRefused& e) {
       error = {rank, e.what()};
     } catch (const wl::TraceGraphError& e) {
@@ -160,7 +160,7 @@ struct RankFigure {
   std::uint64_t (*of)(const wl::TraceDevice&);
 };
 const RankFigure kRankFigures[] = {
-    {"rank_ops", "ops", "the traced rank's ops", [](const wl::TraceDevice& d) -> std::uint64_t { return d.program().ops.size(); }},
+    {"rank_ops", "ops", "the traced rank's ops", [](const wl::TraceDevice& d) -> std::uint64_t { return d.program().ops().size(); }},
     {"rank_compute_ps", "ps", "time the traced rank's compute units were busy",
      [](const wl::TraceDevice& d) -> std::uint64_t { return d.stats().compute; }},
     {"rank_host_ps", "ps", "time the traced rank's host thread was busy (cpu_ops: serialize)",
@@ -188,7 +188,7 @@ const RankFigure kRankFigures[] = {
     {"rank_critical_last_node", "node id", "the trace node its critical path ends at",
      [](const wl::TraceDevice& d) -> std::uint64_t { return d.stats().critical_last; }},
     {"rank_unfinished_ops", "ops", "ops of the traced rank that had not finished when the run ended (0 in a complete replay)",
-     [](const wl::TraceDevice& d) -> std::uint64_t { return d.program().ops.size() - d.work().done; }},
+     [](const wl::TraceDevice& d) -> std::uint64_t { return d.program().ops().size() - d.work().done; }},
     {"rank_first_unfinished_node", "node id", "the first unfinished op's trace node (0 when all finished)",
      [](const wl::TraceDevice& d) -> std::uint64_t {
        const wl::ReplayOp* op = d.first_unfinished();
@@ -232,7 +232,7 @@ void TraceWorkload::record(const FinishedRun& /*run*/, pdes::StatisticRegistry& 
   std::uint64_t ops = 0;
   for (const wl::TraceDevice* device : devices_) {
     makespan = std::max(makespan, device->stats().end);
-    ops += device->program().ops.size();
+    ops += device->program().ops().size();
   }
   registry.values("makespan_ps", "ps", "the last op's end on any traced rank", pdes::Combine::max).record(makespan);
   registry.values("ops", "ops", "ops of every trace", pdes::Combine::sum).record(ops);

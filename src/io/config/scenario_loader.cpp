@@ -301,10 +301,12 @@ net::NetworkSpec read_network(const ConfigNode* node, net::ScaleOutKind topology
 
 models::SimulationSpec read_simulation(const ConfigNode* node, models::WorkloadKind workload, KeyLocations* locations) {
   models::SimulationSpec s;
-  // Training: every pipeline stage's racks dealt out over the ranks, so that each rank has work from every
-  // stage at every moment; METIS's contiguous parts put whole stages on one rank, which then works while
-  // the others wait (2.1x faster on 2 ranks for Llama 3 405B on 16,384 H100s, docs/performance.md).
-  if (workload == models::WorkloadKind::training) s.partition = "round_robin";
+  // Training, and the replay of a traced training job: every pipeline stage's racks dealt out over the
+  // ranks, so that each rank has work from every stage at every moment; METIS's contiguous parts put whole
+  // stages on one rank, which then works while the others wait (2.1x faster on 2 ranks for Llama 3 405B on
+  // 16,384 H100s; 1.7x for a 1,024-device replay; docs/performance.md).
+  if (workload == models::WorkloadKind::training || workload == models::WorkloadKind::trace)
+    s.partition = "round_robin";
   if (node == nullptr) return s;
   const MapReader r(*node, "simulation", {"seed", "end", "partition"}, locations);
   s.seed = r.optional("seed", s.seed, read_u64_any);

@@ -18,13 +18,14 @@ struct OpDone {
 
 TraceDevice::TraceDevice(std::shared_ptr<const TraceProgram> program,
                          std::unique_ptr<collectives::CollectiveEngine> collectives)
-    : program_(std::move(program)), edges_(program_->edges.get()), collectives_(std::move(collectives)) {
-  const auto n = static_cast<std::uint32_t>(program_->ops.size());
-  ops_.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    ops_[i].waiting = static_cast<std::uint32_t>(edges_->dependencies_of(i).size());
-    ops_[i].kind = program_->ops[i].kind;
-  }
+    : program_(std::move(program)), edges_(&program_->edges()), collectives_(std::move(collectives)) {
+  const auto n = static_cast<std::uint32_t>(program_->ops().size());
+  // Each record written once (no zeroing pass first): a thousand devices' records are most of the setup.
+  ops_.reserve(n);
+  const std::span<const ReplayOp> program_ops = program_->ops();
+  for (std::uint32_t i = 0; i < n; ++i)
+    ops_.push_back({.waiting = edges_->links[i + 1].first_dependency - edges_->links[i].first_dependency,
+                    .kind = program_ops[i].kind});
   compute_.busy_time = &stats_.compute;
   host_.busy_time = &stats_.host;
   memory_.busy_time = &stats_.memory;
@@ -32,7 +33,7 @@ TraceDevice::TraceDevice(std::shared_ptr<const TraceProgram> program,
 
 void TraceDevice::start(network::DeviceLp& device) {
   device_ = &device;
-  if (program_->ops.empty()) {
+  if (program_->ops().empty()) {
     stats_.finished = true;
     return;
   }
@@ -71,12 +72,12 @@ void TraceDevice::start_resources(network::DeviceLp& device) {
     r->ready.pop();
     r->busy = true;
     ops_[i].started = device.time();
-    device.schedule(program_->ops[i].duration, kOpDone, pdes::to_payload(OpDone{i}));
+    device.schedule(program_->ops()[i].duration, kOpDone, pdes::to_payload(OpDone{i}));
   }
 }
 
 void TraceDevice::start_communication(network::DeviceLp& device, std::uint32_t i) {
-  const ReplayOp& op = program_->ops[i];
+  const ReplayOp& op = program_->ops()[i];
   if (communicating_++ == 0) communicating_since_ = device.time();
   switch (op.kind) {
     case ReplayKind::collective: {
@@ -94,12 +95,13 @@ void TraceDevice::start_communication(network::DeviceLp& device, std::uint32_t i
       // messages take the paths they took when generated.
       const std::uint64_t flow =
           (static_cast<std::uint64_t>(device.device()) << 32) | (static_cast<std::uint64_t>(op.tag) & 0xFFFF'FFFFu);
-      point_to_point_.send(device, op.peer_device, op.bytes, flow, accelerator::pipeline_tag(op.match), i);
+      const ReplayPeer& peer = program_->peer_of(op);
+      point_to_point_.send(device, peer.device, op.bytes, flow, accelerator::pipeline_tag(peer.match), i);
       break;
     }
     case ReplayKind::recv: {
       ++stats_.receives;
-      if (point_to_point_.receive(accelerator::pipeline_tag(op.match), i)) complete(device, i);
+      if (point_to_point_.receive(accelerator::pipeline_tag(program_->peer_of(op).match), i)) complete(device, i);
       break;
     }
     default:
@@ -117,7 +119,7 @@ collectives::CollectiveCall TraceDevice::call_of(const ReplayOp& op) {
   members_.assign(group.members.begin(), group.members.end());
   call.members = std::move(members_);
   call.rank = group.rank;
-  call.key = op.key;
+  call.key = program_->key_of(op);
   call.fingerprint = group.fingerprint;
   return call;
 }
@@ -167,7 +169,7 @@ void TraceDevice::complete(network::DeviceLp& device, std::uint32_t first) {
   }
   start_resources(device);
   draining_ = false;
-  if (finished_ == program_->ops.size() && !stats_.finished) {
+  if (finished_ == program_->ops().size() && !stats_.finished) {
     stats_.finished = true;
     stats_.end = now;
   }
@@ -191,8 +193,8 @@ const TraceDeviceStats& TraceDevice::stats() const {
   if (critical_nodes_stale_) {
     std::uint32_t first = critical_op_;
     while (ops_[first].predecessor != kNone) first = ops_[first].predecessor;
-    stats_.critical_first = program_->ops[first].node;
-    stats_.critical_last = program_->ops[critical_op_].node;
+    stats_.critical_first = program_->ops()[first].node;
+    stats_.critical_last = program_->ops()[critical_op_].node;
     critical_nodes_stale_ = false;
   }
   return stats_;
@@ -200,7 +202,7 @@ const TraceDeviceStats& TraceDevice::stats() const {
 
 const ReplayOp* TraceDevice::first_unfinished() const {
   for (std::size_t i = 0; i < ops_.size(); ++i)
-    if (!ops_[i].done) return &program_->ops[i];
+    if (!ops_[i].done) return &program_->ops()[i];
   return nullptr;
 }
 

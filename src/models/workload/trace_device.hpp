@@ -53,7 +53,7 @@ class TraceDevice final : public network::DeviceBehaviour {
 
   [[nodiscard]] const TraceDeviceStats& stats() const;
   [[nodiscard]] const TraceProgram& program() const noexcept { return *program_; }
-  [[nodiscard]] pdes::WorkDone work() const noexcept { return {finished_, program_->ops.size()}; }
+  [[nodiscard]] pdes::WorkDone work() const noexcept { return {finished_, program_->ops().size()}; }
   // The first op (in program order) that has not finished, for a run that ended without it.
   [[nodiscard]] const ReplayOp* first_unfinished() const;
 

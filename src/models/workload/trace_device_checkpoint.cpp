@@ -63,10 +63,10 @@ void TraceDevice::load(network::DeviceLp& device, boost::archive::binary_iarchiv
   device_ = &device;
   std::uint64_t ops = 0;
   in & ops;
-  if (ops != program_->ops.size())
+  if (ops != program_->ops().size())
     throw std::invalid_argument(fmt::format("device {} was saved replaying a trace of {} ops; its trace now has {} "
                                             "(traced rank {})",
-                                            device.device(), ops, program_->ops.size(), program_->rank));
+                                            device.device(), ops, program_->ops().size(), program_->rank));
   std::vector<std::uint32_t> waiting, chain_ops, predecessor;
   std::vector<pdes::SimTime> started, chain;
   std::vector<std::uint8_t> done;
@@ -105,8 +105,8 @@ void TraceDevice::load(network::DeviceLp& device, boost::archive::binary_iarchiv
   collectives::CollectiveCall call;
   collectives_->load(device, in, [&](std::uint32_t key) {
     for (std::uint32_t i = 0; i < ops; ++i) {
-      const ReplayOp& op = program_->ops[i];
-      if (op.kind != ReplayKind::collective || op.key != key || ops_[i].waiting != 0 || ops_[i].done || resumed[i]) continue;
+      const ReplayOp& op = program_->ops()[i];
+      if (op.kind != ReplayKind::collective || program_->key_of(op) != key || ops_[i].waiting != 0 || ops_[i].done || resumed[i]) continue;
       resumed[i] = true;
       call = call_of(op);
       return collectives::CollectiveEngine::Resumed{&call, [this, i](const collectives::CallRecord&) { complete(*device_, i); }};

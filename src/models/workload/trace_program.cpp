@@ -38,9 +38,8 @@ std::uint64_t match_of(std::uint32_t source, std::uint32_t destination, std::int
   return mix(h ^ k) & kMatchMask;
 }
 
-// The key of a group's n-th collective: the same on every member (members issue a group's collectives
-// in the same order, as NCCL requires), distinct between groups by the members' fingerprint.
-std::uint32_t key_of(std::uint64_t fingerprint, std::uint64_t n) noexcept {
+// The key of a group's n-th collective (TraceProgram::key_of).
+std::uint32_t collective_key(std::uint64_t fingerprint, std::uint64_t n) noexcept {
   return static_cast<std::uint32_t>(mix(fingerprint ^ mix(n)) % accelerator::kCollectiveKeyLimit);
 }
 
@@ -49,31 +48,28 @@ pdes::SimTime measured(const TraceNode& node) {
   return node.duration_ps > 0 ? node.duration_ps : node.duration_micros * kPicosecondsPerMicrosecond;
 }
 
-class Builder {
+[[noreturn]] void fail(const TraceNode& node, const std::string& message) {
+  throw TraceGraphError(node.id, fmt::format("node {}: {}", node.id, message));
+}
+
+// What each op is, once per trace (ReplayTrace).
+class TraceBuilder {
  public:
-  Builder(const TraceGraph& graph, std::uint32_t rank, const TraceWorkloadSpec& spec, const AcceleratorSpec& accelerator)
-      : graph_(graph), spec_(spec), accelerator_(accelerator) {
-    program_.rank = rank;
+  TraceBuilder(const TraceGraph& graph, const TraceWorkloadSpec& spec, const AcceleratorSpec& accelerator)
+      : graph_(graph), spec_(spec), accelerator_(accelerator) {}
+
+  std::shared_ptr<const ReplayTrace> build() {
+    auto trace = std::make_shared<ReplayTrace>();
+    trace_ = trace.get();
+    trace->edges = replay_edges(graph_, spec_.control_dependencies);
+    trace->ops.reserve(trace->edges->order.size());
+    for (const std::uint32_t index : trace->edges->order) trace->ops.push_back(op_of(index));
+    return trace;
   }
 
-  TraceProgram build(std::shared_ptr<const ReplayEdges> edges) {
-    program_.ops.reserve(edges->order.size());
-    for (const std::uint32_t index : edges->order) program_.ops.push_back(op_of(graph_.nodes[index]));
-    program_.edges = std::move(edges);
-    return std::move(program_);
-  }
-
-  [[noreturn]] static void fail(const TraceNode& node, const std::string& message) {
-    throw TraceGraphError(node.id, fmt::format("node {}: {}", node.id, message));
-  }
-
-  std::uint32_t device_of(const TraceNode& node, std::int64_t rank, const char* what) const {
-    if (rank < 0 || static_cast<std::uint64_t>(rank) >= spec_.ranks)
-      fail(node, fmt::format("{}: expected a traced rank from 0 to {}, found {}", what, spec_.ranks - 1, rank));
-    return spec_.device_of(static_cast<std::uint32_t>(rank));
-  }
-
-  ReplayOp op_of(const TraceNode& node) {
+ private:
+  ReplayOp op_of(std::uint32_t index) {
+    const TraceNode& node = graph_.nodes[index];
     ReplayOp op;
     op.node = node.id;
     if (node.cpu_op) {
@@ -97,11 +93,15 @@ class Builder {
                                                : accelerator::compute_time(accelerator_, {.bytes = static_cast<double>(node.tensor_bytes)});
         break;
       case TraceNodeKind::collective:
-        collective(node, op);
+        collective(index, op);
         break;
       case TraceNodeKind::send:
       case TraceNodeKind::recv:
-        point_to_point(node, op);
+        op.kind = node.kind == TraceNodeKind::send ? ReplayKind::send : ReplayKind::recv;
+        op.bytes = node.comm_bytes;
+        op.tag = node.tag;
+        op.index = static_cast<std::uint32_t>(trace_->point_to_point.size());
+        trace_->point_to_point.push_back(static_cast<std::uint32_t>(trace_->ops.size()));
         break;
     }
     return op;
@@ -117,54 +117,91 @@ class Builder {
     return accelerator::compute_time(accelerator_, cost);
   }
 
-  void collective(const TraceNode& node, ReplayOp& op) {
+  void collective(std::uint32_t index, ReplayOp& op) {
+    const TraceNode& node = graph_.nodes[index];
     if (!node.collective)
       fail(node, fmt::format("collective '{}': expected attribute comm_type (which collective it is), found none",
                              node.name));
     op.kind = ReplayKind::collective;
     op.collective = replay_collective(*node.collective);
     op.bytes = *node.collective == TraceCollective::barrier ? kBarrierBytes : node.comm_bytes;
-    op.group = group_of(node);
-    op.key = key_of(program_.groups[op.group].fingerprint, issued_[op.group]++);
+    const auto [known, added] = group_index_.try_emplace(node.process_group, static_cast<std::uint32_t>(issued_.size()));
+    if (added) {
+      trace_->groups.push_back({node.process_group, index});
+      issued_.push_back(0);
+    }
+    op.group = known->second;
+    op.index = issued_[op.group]++;
   }
 
-  std::uint32_t group_of(const TraceNode& node) {
-    const auto known = group_index_.find(node.process_group);
-    if (known != group_index_.end()) return known->second;
+  const TraceGraph& graph_;
+  const TraceWorkloadSpec& spec_;
+  const AcceleratorSpec& accelerator_;
+  ReplayTrace* trace_ = nullptr;
+  std::map<std::string, std::uint32_t> group_index_;
+  std::vector<std::uint32_t> issued_;  // per group: collectives so far
+};
+
+// What one rank replaying a trace has of its own: its groups' members and its peers (TraceProgram).
+class ProgramBuilder {
+ public:
+  ProgramBuilder(const TraceGraph& graph, std::uint32_t rank, const TraceWorkloadSpec& spec)
+      : graph_(graph), spec_(spec) {
+    program_.rank = rank;
+  }
+
+  TraceProgram build(std::shared_ptr<const ReplayTrace> trace) {
+    const ReplayTrace& t = *trace;
+    program_.groups.reserve(t.groups.size());
+    for (const ReplayTrace::GroupUse& use : t.groups) program_.groups.push_back(group_of(use));
+    program_.peers.reserve(t.point_to_point.size());
+    program_.point_to_point.reserve(t.point_to_point.size());
+    for (const std::uint32_t op : t.point_to_point) point_to_point(graph_.nodes[t.edges->order[op]]);
+    program_.trace = std::move(trace);
+    return std::move(program_);
+  }
+
+ private:
+  std::uint32_t device_of(const TraceNode& node, std::int64_t rank, const char* what) const {
+    if (rank < 0 || static_cast<std::uint64_t>(rank) >= spec_.ranks)
+      fail(node, fmt::format("{}: expected a traced rank from 0 to {}, found {}", what, spec_.ranks - 1, rank));
+    return spec_.device_of(static_cast<std::uint32_t>(rank));
+  }
+
+  ReplayGroup group_of(const ReplayTrace::GroupUse& use) const {
     ReplayGroup group;
-    if (spec_.by_role() && !node.process_group.empty()) {
-      const StridedGroup& strided = strided_group(node, node.process_group, "pg_name");
+    const std::string& name = use.name;
+    const TraceNode& node = graph_.nodes[use.first];  // errors name it
+    if (spec_.by_role() && !name.empty()) {
+      const StridedGroup& strided = strided_group(node, name, "pg_name");
       group.rank = place_in(strided, program_.rank);
       for (std::uint32_t place = 0; place < strided.size; ++place)
         group.members.push_back(device_of(node, static_cast<std::int64_t>(member_at(strided, program_.rank, place)),
-                                          ("process group '" + node.process_group + "'").c_str()));
-    } else if (node.process_group.empty()) {
+                                          ("process group '" + name + "'").c_str()));
+    } else if (name.empty()) {
       for (std::uint32_t r = 0; r < spec_.ranks; ++r) group.members.push_back(spec_.device_of(r));
       group.rank = program_.rank;
     } else {
-      const auto members = graph_.process_groups.find(node.process_group);
+      const auto members = graph_.process_groups.find(name);
       if (members == graph_.process_groups.end())
-        fail(node, fmt::format("pg_name '{}': expected its ranks in the trace's GlobalMetadata (attribute pg_ranks:{}), "
-                               "found none",
-                               node.process_group, node.process_group));
+        fail(node,
+             fmt::format("pg_name '{}': expected its ranks in the trace's GlobalMetadata (attribute pg_ranks:{}), found none",
+                         name, name));
       bool found = false;
       for (const std::uint32_t r : members->second) {
         if (r == program_.rank) {
           group.rank = static_cast<std::uint32_t>(group.members.size());
           found = true;
         }
-        group.members.push_back(device_of(node, r, ("process group '" + node.process_group + "'").c_str()));
+        group.members.push_back(device_of(node, r, ("process group '" + name + "'").c_str()));
       }
       if (!found)
-        fail(node, fmt::format("pg_name '{}': expected a group with traced rank {} (this trace's), found ranks {}",
-                               node.process_group, program_.rank, fmt::join(members->second, ", ")));
+        fail(node,
+             fmt::format("pg_name '{}': expected a group with traced rank {} (this trace's), found ranks {}", name,
+                         program_.rank, fmt::join(members->second, ", ")));
     }
-    const auto index = static_cast<std::uint32_t>(program_.groups.size());
     group.fingerprint = collectives::members_fingerprint(group.members);
-    issued_.push_back(0);
-    program_.groups.push_back(std::move(group));
-    group_index_.emplace(node.process_group, index);
-    return index;
+    return group;
   }
 
   // A role trace's group `name` for this rank (role_trace.hpp); `what` names the attribute that uses it.
@@ -189,29 +226,25 @@ class Builder {
         member_after(strided_group(node, node.peer_group, "comm_peer_pg"), program_.rank, node.peer_step));
   }
 
-  void point_to_point(const TraceNode& node, ReplayOp& op) {
+  void point_to_point(const TraceNode& node) {
     const bool send = node.kind == TraceNodeKind::send;
-    op.kind = send ? ReplayKind::send : ReplayKind::recv;
-    op.bytes = node.comm_bytes;
     const std::int64_t peer_rank = peer_of(node);
-    op.peer_device = device_of(node, peer_rank, spec_.by_role() ? "attribute comm_peer_pg's member"
-                                               : send                  ? "attribute comm_dst"
-                                                                       : "attribute comm_src");
-    const auto peer = static_cast<std::uint32_t>(peer_rank);
-    const std::uint32_t source = send ? program_.rank : peer;
-    const std::uint32_t destination = send ? peer : program_.rank;
+    ReplayPeer peer;
+    peer.device = device_of(node, peer_rank, spec_.by_role() ? "attribute comm_peer_pg's member"
+                                            : send                  ? "attribute comm_dst"
+                                                                    : "attribute comm_src");
+    const auto other = static_cast<std::uint32_t>(peer_rank);
+    const std::uint32_t source = send ? program_.rank : other;
+    const std::uint32_t destination = send ? other : program_.rank;
     const std::uint64_t k = occurrences_[{source, destination, node.tag}]++;
-    op.match = match_of(source, destination, node.tag, k);
-    op.tag = node.tag;
+    peer.match = match_of(source, destination, node.tag, k);
+    program_.peers.push_back(peer);
     program_.point_to_point.push_back({source, destination, node.tag, node.id, send});
   }
 
   const TraceGraph& graph_;
   const TraceWorkloadSpec& spec_;
-  const AcceleratorSpec& accelerator_;
   TraceProgram program_;
-  std::map<std::string, std::uint32_t> group_index_;
-  std::vector<std::uint64_t> issued_;        // per group: collectives so far
   std::map<std::tuple<std::uint32_t, std::uint32_t, std::int64_t>, std::uint64_t> occurrences_;
 };
 
@@ -268,9 +301,18 @@ CollectiveKind replay_collective(TraceCollective kind) noexcept {
   return CollectiveKind::all_reduce;
 }
 
-TraceProgram build_trace_program(const TraceGraph& graph, std::shared_ptr<const ReplayEdges> edges, std::uint32_t rank,
-                                 const TraceWorkloadSpec& spec, const AcceleratorSpec& accelerator) {
-  return Builder(graph, rank, spec, accelerator).build(std::move(edges));
+std::shared_ptr<const ReplayTrace> replay_trace(const TraceGraph& graph, const TraceWorkloadSpec& spec,
+                                                const AcceleratorSpec& accelerator) {
+  return TraceBuilder(graph, spec, accelerator).build();
+}
+
+TraceProgram build_trace_program(const TraceGraph& graph, std::shared_ptr<const ReplayTrace> trace, std::uint32_t rank,
+                                 const TraceWorkloadSpec& spec) {
+  return ProgramBuilder(graph, rank, spec).build(std::move(trace));
+}
+
+std::uint32_t TraceProgram::key_of(const ReplayOp& op) const noexcept {
+  return collective_key(groups[op.group].fingerprint, op.index);
 }
 
 }  // namespace rackscale::models::workload
