@@ -6,7 +6,10 @@
 
 namespace rackscale::models::goodput {
 namespace {
-constexpr pdes::EventKind kInterruption = 1;  // aux: the class; payload[0]: its index in the class
+constexpr pdes::EventKind kInterruption = 1;  // aux: the class; the record: Interruption
+struct Interruption {
+  std::uint64_t index;  // its place among its class's interruptions
+};
 }
 
 ReplicaLp::ReplicaLp(pdes::LpId id, const RunPlan& plan)
@@ -22,7 +25,7 @@ void ReplicaLp::init() {
 void ReplicaLp::schedule_next(std::uint32_t cls, std::uint64_t index) {
   const pdes::SimTime delay = interarrival(plan_.classes[cls], plan_.seed, id(), cls, index);
   if (delay >= pdes::kNever - now()) return;  // beyond the clock
-  send(id(), delay, kInterruption, {index}, cls);
+  send(id(), delay, kInterruption, pdes::to_payload(Interruption{index}), cls);
 }
 
 pdes::SimTime ReplicaLp::recovered(std::uint32_t cls, pdes::SimTime now) {
@@ -67,7 +70,7 @@ void ReplicaLp::handle(const pdes::Event& event) {
     }
   }
   up_ = up;
-  if (running_ > 0) schedule_next(cls, event.payload[0] + 1);
+  if (running_ > 0) schedule_next(cls, event.as<Interruption>().index + 1);
 }
 
 }  // namespace rackscale::models::goodput

@@ -88,7 +88,7 @@ void DeviceLp::handle(const pdes::Event& event) {
     }
     case kMessageComplete: {
       const auto arrival = event.as<MessageArrival>();
-      behaviour_->on_delivery(*this, {arrival.message, sender_of(arrival.message), arrival.bytes, tag_of(arrival.message)});
+      accept_message(arrival.message, arrival.bytes);
       break;
     }
     default:
