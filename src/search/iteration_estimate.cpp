@@ -10,7 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "models/accelerator/compute_model.hpp"
 #include "models/accelerator/device_executor.hpp"
 #include "models/collectives/collective_plan.hpp"
 #include "models/collectives/member_layout.hpp"
@@ -63,7 +62,7 @@ class Estimator {
       : plan_(plan), cluster_(cluster), topology_(topology) {
     const auto& layout = plan.layout;
     indexes_.reserve(plan.programs.size());
-    for (const auto& program : plan.programs) indexes_.emplace_back(program);
+    for (const auto& program : plan.programs) indexes_.emplace_back(program, cluster.accelerator);
     stages_.resize(plan.programs.size());
     for (std::uint32_t s = 0; s < stages_.size(); ++s) {
       StageRun& stage = stages_[s];
@@ -203,7 +202,7 @@ class Estimator {
         case acc::OpKind::compute: {
           if (stage.computing) continue;
           start_compute(stage, i, now);
-          const SimTime t = acc::compute_time(cluster_.accelerator, op.cost);
+          const SimTime t = stage.index->compute_time(i);
           stage.figures.compute += t;
           schedule(role, i, now + t);
           break;

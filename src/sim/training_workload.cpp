@@ -100,7 +100,8 @@ TrainingWorkload::TrainingWorkload(Session& session, TrainingTrace& trace, Train
   report_.memory = plan_.memory;
   report_.memory_capacity = cluster.accelerator.memory_bytes;
   trace_.prepare(plan_);
-  for (const auto& program : plan_.programs) indexes_.push_back(std::make_shared<acc::ProgramIndex>(program));
+  for (const auto& program : plan_.programs)
+    indexes_.push_back(std::make_shared<acc::ProgramIndex>(program, cluster.accelerator));
 
   session.fill_header(report_);
   report_.layout = describe_layout(plan_.layout);
@@ -120,7 +121,7 @@ TrainingWorkload::TrainingWorkload(Session& session, TrainingTrace& trace, Train
 std::unique_ptr<net::DeviceBehaviour> TrainingWorkload::make_device(std::uint32_t device) {
   const models::Scenario& scenario = session_.scenario();
   auto executor = std::make_unique<acc::DeviceExecutor>(
-      scenario.cluster.accelerator, indexes_[plan_.layout.role_of(device)],
+      indexes_[plan_.layout.role_of(device)],
       std::make_unique<wl::TrainingRole>(plan_, groups_, device),
       models::collectives::make_collective_engine(scenario.cluster, session_.topology(), {}, layouts_), tallies_,
       scenario.workload.training.iterations, trace_.recorder(device));

@@ -90,10 +90,10 @@ std::vector<acc::DeviceStats> run(const std::vector<acc::Program>& programs, std
   const auto spec = a100();
   acc::CollectiveTallies tallies;
   std::vector<std::shared_ptr<const acc::ProgramIndex>> indexes;
-  for (const auto& p : programs) indexes.push_back(std::make_shared<acc::ProgramIndex>(p));
+  for (const auto& p : programs) indexes.push_back(std::make_shared<acc::ProgramIndex>(p, spec));
   std::vector<acc::DeviceExecutor*> executors(devices, nullptr);
   net::add_network_lps(engine, context, [&](std::uint32_t d) {
-    auto e = std::make_unique<acc::DeviceExecutor>(spec, indexes[d], std::make_unique<TestRole>(programs[d], d),
+    auto e = std::make_unique<acc::DeviceExecutor>(indexes[d], std::make_unique<TestRole>(programs[d], d),
                                                    std::make_unique<NoCollectives>(), tallies, iterations);
     executors[d] = e.get();
     return e;

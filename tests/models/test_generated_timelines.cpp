@@ -129,11 +129,11 @@ std::vector<DeviceFigures> run_plan(const boost::mpi::communicator& comm, const 
   net::NetworkContext context(topology, net::NetworkSpec{});
   acc::CollectiveTallies tallies;
   std::vector<std::shared_ptr<const acc::ProgramIndex>> indexes;
-  for (const auto& p : plan.programs) indexes.push_back(std::make_shared<acc::ProgramIndex>(p));
+  for (const auto& p : plan.programs) indexes.push_back(std::make_shared<acc::ProgramIndex>(p, accelerator));
   std::vector<acc::DeviceExecutor*> executors(n, nullptr);
   wl::GroupDirectory groups(plan.layout);
   net::add_network_lps(engine, context, [&](std::uint32_t d) {
-    auto e = std::make_unique<acc::DeviceExecutor>(accelerator, indexes[plan.layout.role_of(d)],
+    auto e = std::make_unique<acc::DeviceExecutor>(indexes[plan.layout.role_of(d)],
                                                    std::make_unique<wl::TrainingRole>(plan, groups, d),
                                                    collectives ? collectives() : std::make_unique<InstantCollectives>(),
                                                    tallies, 1);

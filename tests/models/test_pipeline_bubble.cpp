@@ -133,10 +133,10 @@ std::vector<StageTimes> run_pipeline(std::uint32_t P, std::uint32_t V, std::uint
   const auto spec = byte_per_picosecond();
   acc::CollectiveTallies tallies;
   std::vector<std::shared_ptr<const acc::ProgramIndex>> indexes;
-  for (const auto& p : programs) indexes.push_back(std::make_shared<acc::ProgramIndex>(p));
+  for (const auto& p : programs) indexes.push_back(std::make_shared<acc::ProgramIndex>(p, spec));
   std::vector<acc::DeviceExecutor*> executors(P, nullptr);
   net::add_network_lps(engine, context, [&](std::uint32_t d) {
-    auto e = std::make_unique<acc::DeviceExecutor>(spec, indexes[d], std::make_unique<RingRole>(programs[d], d, P),
+    auto e = std::make_unique<acc::DeviceExecutor>(indexes[d], std::make_unique<RingRole>(programs[d], d, P),
                                                    std::make_unique<NoCollectives>(), tallies, 1);
     executors[d] = e.get();
     return e;

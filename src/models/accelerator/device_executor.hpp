@@ -29,10 +29,11 @@
 
 namespace rackscale::models::accelerator {
 
-// A program's structure, derived once and shared by every device that runs it.
+// A program's structure and its compute ops' times on the accelerator, derived once and shared by
+// every device that runs it.
 class ProgramIndex {
  public:
-  explicit ProgramIndex(const Program& program);
+  ProgramIndex(const Program& program, const AcceleratorSpec& accelerator);
   [[nodiscard]] const Program& program() const noexcept { return *program_; }
   [[nodiscard]] std::size_t streams() const noexcept { return stream_ops_.size(); }
   // The ops of stream s in program order.
@@ -42,6 +43,8 @@ class ProgramIndex {
     return {dependents_.data() + dependent_start_[i], dependent_start_[i + 1] - dependent_start_[i]};
   }
   [[nodiscard]] std::uint32_t position_in_stream(OpIndex i) const { return position_[i]; }
+  // Compute op i's time on the accelerator without variability (compute_time of its cost).
+  [[nodiscard]] pdes::SimTime compute_time(OpIndex i) const { return compute_time_[i]; }
   // Where op i's dependencies sit: each one's stream and position in it, in Program::dependencies
   // order. A stream runs its ops one at a time in order, so "dependency done" is "its position is below
   // its stream's count of finished ops": a device needs no per-op state, and checking readiness reads
@@ -70,6 +73,7 @@ class ProgramIndex {
   const Program* program_;
   std::vector<std::vector<OpIndex>> stream_ops_;
   std::vector<std::uint32_t> position_;
+  std::vector<pdes::SimTime> compute_time_;  // per op; 0 for the ops that are not compute
   std::vector<std::uint32_t> dependent_start_;
   std::vector<OpIndex> dependents_;
   std::vector<StreamPosition> dependency_positions_;  // parallel to Program::dependencies
@@ -122,8 +126,7 @@ struct CollectiveTallies {
 
 class DeviceExecutor final : public network::DeviceBehaviour {
  public:
-  DeviceExecutor(const AcceleratorSpec& accelerator, std::shared_ptr<const ProgramIndex> program,
-                 std::unique_ptr<DeviceRole> role, std::unique_ptr<collectives::CollectiveEngine> collectives,
+  DeviceExecutor(std::shared_ptr<const ProgramIndex> program, std::unique_ptr<DeviceRole> role, std::unique_ptr<collectives::CollectiveEngine> collectives,
                  CollectiveTallies& tallies, std::uint32_t iterations, SpanRecorder& spans = ignored_spans());
 
   void start(network::DeviceLp& device) override;
@@ -161,7 +164,6 @@ class DeviceExecutor final : public network::DeviceBehaviour {
   // Where the call of op `op` reports its end.
   [[nodiscard]] collectives::CollectiveEngine::Completion completion_of(OpIndex op);
 
-  const AcceleratorSpec& accelerator_;
   std::shared_ptr<const ProgramIndex> index_;
   std::unique_ptr<DeviceRole> role_;
   std::unique_ptr<collectives::CollectiveEngine> collectives_;

@@ -215,9 +215,12 @@ class Engine final : public CollectiveEngine, private Outbox {
   // How `call` runs: the closed form or a state machine sending messages (collective_plan.hpp).
   CallPlan plan_for(network::DeviceLp& device, const CollectiveCall& call) {
     const std::uint64_t print = call.fingerprint != 0 ? call.fingerprint : members_fingerprint(call.members);
+    // A remembered call was planned in closed form, which depends on its member list only: no need to
+    // look its layout up again (a hash probe that misses the cache on most calls).
+    if (const CallMemo* memo = remembered(call, print)) return plan_closed_form(call, memo->timing, *memo->traffic);
     const MemberLayout& layout = layouts_->of(cluster_, call.members, print);
     if (!use_closed_form(cluster_, layout, device.network().spec)) return plan_call(cluster_, call, options_, layout);
-    const CallMemo& memo = closed_form_memo(call, print, layout);
+    const CallMemo& memo = remember(call, print, layout);
     return plan_closed_form(call, memo.timing, *memo.traffic);
   }
 
@@ -248,7 +251,8 @@ class Engine final : public CollectiveEngine, private Outbox {
     ClosedFormTiming timing;
     std::shared_ptr<const CallTraffic> traffic;
   };
-  const CallMemo& closed_form_memo(const CollectiveCall& call, std::uint64_t print, const MemberLayout& layout) {
+  // The remembered closed form of `call` (whose members' fingerprint is `print`), or none.
+  const CallMemo* remembered(const CollectiveCall& call, std::uint64_t print) const {
     const bool small = call.members.size() <= kMemoMembers;
     const std::uint64_t tag = memo_tag(call, print);
     for (std::size_t e = 0; e < kMemoEntries; ++e) {
@@ -257,8 +261,14 @@ class Engine final : public CollectiveEngine, private Outbox {
       if (m.traffic && m.kind == call.kind && m.algorithm == call.algorithm && m.bytes == call.bytes &&
           m.rank == call.rank && m.root == call.root && m.member_count == call.members.size() &&
           m.fingerprint == print && (!small || m.members == call.members))
-        return m;
+        return &m;
     }
+    return nullptr;
+  }
+  // `call`'s closed form worked out and remembered in place of the oldest entry.
+  const CallMemo& remember(const CollectiveCall& call, std::uint64_t print, const MemberLayout& layout) {
+    const bool small = call.members.size() <= kMemoMembers;
+    const std::uint64_t tag = memo_tag(call, print);
     memo_tags_[next_memo_] = tag;
     CallMemo& m = memo_[next_memo_];
     m = {call.kind,
