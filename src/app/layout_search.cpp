@@ -126,6 +126,18 @@ namespace {
 // bound stops, and so what is estimated, is the same for any rank count.
 constexpr std::size_t kRound = 16;
 
+// A score (search::score) as a person reads it: "54.07 days", "$31.79 M", "7,177 t", "2.1 M tokens per $".
+std::string score_text(search::Objective objective, double score) {
+  switch (objective) {
+    case search::Objective::time:
+    case search::Objective::goodput_time: return io::format_seconds(score);
+    case search::Objective::cost: return io::format_usd(score);
+    case search::Objective::carbon: return io::in_unit(score, io::carbon_unit(score));
+    case search::Objective::tokens_per_dollar: return io::with_prefix(1.0 / score, io::Prefixes::counts, "tokens per $");
+  }
+  return io::significant(score);
+}
+
 EstimateRecord estimate_one(const wl::TrainingSpec& job, const models::network::ClusterSpec& cluster,
                             const models::network::Topology& topology, const search::Candidate& c) {
   EstimateRecord row;
@@ -309,9 +321,9 @@ SearchResult run_search(const boost::mpi::communicator& comm, const models::Scen
     stop_if_asked(comm, fmt::format("estimating {} of {} layouts", next, kept.size()), [&] { writer.save(true); });
     if (seconds_since(last_progress) >= 10.0 && !best.empty()) {
       last_progress = Clock::now();
-      progress(fmt::format("estimated {} of {} layouts ({:.0f} s), best {} so far {:.6g}", io::with_commas(next),
+      progress(fmt::format("estimated {} of {} layouts ({:.0f} s), best {} so far {}", io::with_commas(next),
                            io::with_commas(kept.size()), seconds_since(start), search::objective_name(options.objective),
-                           *std::min_element(best.begin(), best.end())));
+                           score_text(options.objective, *std::min_element(best.begin(), best.end()))));
     }
   }
   result.skipped = order.size() - next;

@@ -107,6 +107,21 @@ TEST(Loader, EveryExampleLoads) {
   EXPECT_GE(count, 5);
 }
 
+// The partitioner by default: METIS, but round robin for training and for the replay of traced jobs, so
+// that every pipeline stage is spread over the ranks (docs/config.md, simulation.partition).
+TEST(Loader, PartitionDefaultsByWorkload) {
+  const auto partition_of = [](const std::string& path) {
+    return load_scenario(path, {}, presets_dir()).simulation.partition;
+  };
+  EXPECT_EQ(partition_of(example("fat-tree-128.yaml")), "metis");
+  EXPECT_EQ(partition_of(source_dir() + "/configs/training/laptop-64.yaml"), "round_robin");
+  EXPECT_EQ(partition_of(source_dir() + "/configs/traces/astra-sim-all-reduce-16.yaml"), "round_robin");
+  EXPECT_EQ(load_scenario(source_dir() + "/configs/traces/astra-sim-all-reduce-16.yaml", {"simulation.partition=block"},
+                          presets_dir())
+                .simulation.partition,
+            "block");
+}
+
 TEST(Loader, OtherTopologiesLand) {
   const models::Scenario torus = load_scenario(example("torus-tpu-v5p-512.yaml"), {}, presets_dir());
   EXPECT_EQ(torus.cluster.scale_out.kind, net::ScaleOutKind::torus3d);
