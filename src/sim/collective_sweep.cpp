@@ -122,7 +122,9 @@ coll::CollectiveReport run_collective_sweep(Session& session) {
     engine_run.save_position = [&](pdes::CheckpointWriter& out) { out & index & windows_before & report.results; };
     engine_run.restart = resumed ? &restart : nullptr;
     engine_run.windows_before = windows_before;
-    engine_run.quiet = true;  // each size's engine runs briefly: the sweep shows no progress (docs/cli.md)
+    // No messages per size; a size whose engine runs longer than the progress interval reports its own
+    // progress (docs/cli.md).
+    engine_run.quiet = true;
     windows_before += session.run(size, engine_run).windows;
     coll::CollectivePoint point = size.point();
     point.wall_seconds = max_over_ranks(comm, seconds_since(size_start));

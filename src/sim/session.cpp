@@ -81,7 +81,6 @@ pdes::EngineStats Session::run(Workload& workload, const EngineRun& engine_run) 
   const std::size_t devices = topology_.device_count();
   if (!engine_run.quiet) phase(fmt::format("building the LPs of {} devices and their network", devices));
   pdes::EngineOptions engine_options = engine_options_for(scenario_, options_);
-  if (engine_run.quiet) engine_options.progress = nullptr;
   pdes::Engine engine(comm_, net::lp_rank_map(topology_, placement_.rack_rank, comm_.size()), engine_options);
   net::NetworkContext network(topology_, scenario_.network);
   net::add_network_lps(engine, network, [&workload](std::uint32_t device) { return workload.make_device(device); });

@@ -33,7 +33,9 @@ struct EngineRun {
   std::function<void(pdes::CheckpointWriter&)> save_position;
   const RestartState* restart = nullptr;  // the engine part of a --restart file read by read_restart
   std::uint64_t windows_before = 0;       // earlier engines' windows, counted in a stop's message
-  bool quiet = false;                     // no progress line, no "simulating ..." message
+  // No "building ..." or "simulating ..." message (a sweep's sizes, a baseline run). Progress lines still
+  // show when the engine runs longer than their interval (RunOptions::progress null: none).
+  bool quiet = false;
 };
 
 // Collective: where the racks go (the method of RunOptions::partition, else the scenario's). Rank 0
