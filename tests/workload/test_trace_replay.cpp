@@ -255,6 +255,37 @@ TEST(TraceReplay, SendsMeetTheirReceivesByTagAndOrderTheWorkAfterThem) {
   expect_same(report, run_trace(self(), scenario, {}));
 }
 
+// More transfers in flight on one device than PointToPoint scans in place (64): rank 0 posts 200 sends at
+// once, whose data reaches rank 1 before its receives start (they wait for a 50 us kernel) and which it
+// then receives in the opposite order; rank 3 posts 100 receives at once, in the opposite order of rank
+// 2's sends. Every transfer must meet its own and every op finish, on any rank count.
+TEST(TraceReplay, HundredsOfTransfersInFlightMeetTheirOwn) {
+  const rackscale::test::ScratchDir dir(world(), "trace-many-p2p");
+  std::vector<TraceGraph> traces(4);
+  traces[1].nodes = {compute(1, 50)};
+  for (std::int64_t t = 0; t < 200; ++t) {
+    const auto id = static_cast<std::uint64_t>(t) + 2;
+    traces[0].nodes.push_back(point_to_point(id, true, 1, t));
+    traces[1].nodes.push_back(point_to_point(id, false, 0, 199 - t, {1}));
+  }
+  for (std::int64_t t = 0; t < 100; ++t) {
+    const auto id = static_cast<std::uint64_t>(t) + 1;
+    traces[2].nodes.push_back(point_to_point(id, true, 3, t));
+    traces[3].nodes.push_back(point_to_point(id, false, 2, 99 - t));
+  }
+  const auto scenario = four_devices(dir, traces, "many");
+  const wl::TraceReport report = run_trace(world(), scenario, {});
+  ASSERT_EQ(report.per_rank.size(), 4u);
+  for (const auto& f : report.per_rank) EXPECT_TRUE(f.stats.finished) << f.rank;
+  EXPECT_EQ(report.per_rank[0].stats.sends, 200u);
+  EXPECT_EQ(report.per_rank[1].stats.receives, 200u);
+  EXPECT_EQ(report.per_rank[2].stats.sends, 100u);
+  EXPECT_EQ(report.per_rank[3].stats.receives, 100u);
+  EXPECT_EQ(report.per_rank[0].stats.bytes_sent, 200u << 20);
+  EXPECT_GE(report.per_rank[1].stats.end, 50 * kPsPerUs);  // its receives waited for its kernel
+  expect_same(report, run_trace(self(), scenario, {}));
+}
+
 TEST(TraceReplay, ProcessGroupsComeFromTheMetadataAndKeepTheirOwnOrder) {
   const rackscale::test::ScratchDir dir(world(), "trace-groups");
   // Two groups {0, 1} and {2, 3} each run two all-reduces; everyone then all-reduces over all ranks.
