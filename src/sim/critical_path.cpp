@@ -79,25 +79,29 @@ void record_critical_path(const boost::mpi::communicator& comm, const CriticalPa
 
   // The extremes first, on every rank, so the ranks holding them can name their devices. The least wait
   // is kept as its complement, so that one maximum reduction finds all three.
-  std::array<std::uint64_t, 3> mine{0, 0, 0};  // compute, last end, ~wait
+  struct Extremes {
+    std::uint64_t compute = 0, last_end = 0, wait_complement = 0;
+  };
+  std::array<Extremes, 1> mine{};
   for (const auto& [device, executor] : in.executors) {
-    mine[0] = std::max(mine[0], executor->stats().breakdown.compute());
-    mine[1] = std::max(mine[1], last_end(executor->stats()));
-    mine[2] = std::max(mine[2], ~waited(executor->stats()));
+    mine[0].compute = std::max(mine[0].compute, executor->stats().breakdown.compute());
+    mine[0].last_end = std::max(mine[0].last_end, last_end(executor->stats()));
+    mine[0].wait_complement = std::max(mine[0].wait_complement, ~waited(executor->stats()));
   }
-  std::array<std::uint64_t, 3> top{};
-  pdes::reduce_to_all(comm, mine, top, pdes::Reduction::max);
+  std::array<Extremes, 1> reduced{};
+  pdes::reduce_records_to_all<Extremes>(comm, mine, reduced, pdes::Reduction::max);
+  const Extremes& top = reduced[0];
   for (const auto& [device, executor] : in.executors) {
     const double factor = executor->variation().factor();
     factor_max.record(ppm(factor));
     factor_min.record(ppm(factor));
     const acc::DeviceStats& s = executor->stats();
     slowest.record(s.breakdown.compute());
-    if (s.breakdown.compute() == top[0]) slowest_device.record(device);
+    if (s.breakdown.compute() == top.compute) slowest_device.record(device);
     last.record(last_end(s));
-    if (last_end(s) == top[1]) last_device.record(device);
+    if (last_end(s) == top.last_end) last_device.record(device);
     least_wait.record(waited(s));
-    if (~waited(s) == top[2]) critical.record(device);
+    if (~waited(s) == top.wait_complement) critical.record(device);
   }
   // Every rank holds the reduced busy times: each records the same values.
   const auto [port, busy] = busiest_port(in.port_busy);

@@ -1,5 +1,8 @@
 #include "models/goodput/monte_carlo.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cstddef>
 #include <memory>
 
 #include "pdes/engine.hpp"
@@ -29,46 +32,35 @@ MonteCarloResult run_replicas(const boost::mpi::communicator& comm, const RunPla
   for (pdes::LpId lp : engine.rank_map().lps_of(comm.rank())) engine.add_lp(std::make_unique<ReplicaLp>(lp, plan));
   const pdes::EngineStats stats = engine.run(pdes::kNever);
 
-  // Every figure as a row of integers, this rank's replicas filled in and the others 0, summed.
+  // Each replica's outcomes filled in by the rank that owns it and left 0 elsewhere, then summed.
   const std::size_t schedules = plan.schedules.size();
   const std::size_t classes = plan.classes.size();
-  const std::size_t per_replica = 3 * schedules + 3 * classes;
-  std::vector<std::uint64_t> local(plan.replicas * per_replica + 1, 0);
+  std::vector<ScheduleOutcome> outcomes(plan.replicas * schedules);
+  std::vector<ClassOutcome> class_outcomes(plan.replicas * classes);
   for (const auto& base : engine.local_lps()) {
     const auto& lp = static_cast<const ReplicaLp&>(*base);
-    for (std::size_t s = 0; s < schedules; ++s) {
-      const ScheduleOutcome& o = lp.outcomes()[s];
-      const std::size_t at = lp.id() * per_replica + 3 * s;
-      local[at] = o.finish;
-      local[at + 1] = o.lost;
-      local[at + 2] = o.down;
-    }
-    for (std::size_t c = 0; c < classes; ++c) {
-      const ClassOutcome& o = lp.classes()[c];
-      const std::size_t at = lp.id() * per_replica + 3 * schedules + 3 * c;
-      local[at] = o.interruptions;
-      local[at + 1] = o.lost;
-      local[at + 2] = o.down;
-    }
+    std::copy(lp.outcomes().begin(), lp.outcomes().end(),
+              outcomes.begin() + static_cast<std::ptrdiff_t>(lp.id() * schedules));
+    std::copy(lp.classes().begin(), lp.classes().end(),
+              class_outcomes.begin() + static_cast<std::ptrdiff_t>(lp.id() * classes));
   }
-  local.back() = stats.events_processed;
-  std::vector<std::uint64_t> all(local.size());
-  pdes::reduce_to_all(comm, local, all, pdes::Reduction::sum);
+  struct Count {
+    std::uint64_t events;
+  };
+  const std::array<Count, 1> local_events{{{stats.events_processed}}};
+  std::array<Count, 1> events{};
+  pdes::reduce_records_to_all<ScheduleOutcome>(comm, outcomes, outcomes, pdes::Reduction::sum);
+  pdes::reduce_records_to_all<ClassOutcome>(comm, class_outcomes, class_outcomes, pdes::Reduction::sum);
+  pdes::reduce_records_to_all<Count>(comm, local_events, events, pdes::Reduction::sum);
 
   MonteCarloResult result;
   result.outcomes.assign(plan.replicas, std::vector<ScheduleOutcome>(schedules));
   result.classes.assign(plan.replicas, std::vector<ClassOutcome>(classes));
   for (std::uint32_t r = 0; r < plan.replicas; ++r) {
-    for (std::size_t s = 0; s < schedules; ++s) {
-      const std::size_t at = r * per_replica + 3 * s;
-      result.outcomes[r][s] = {all[at], all[at + 1], all[at + 2]};
-    }
-    for (std::size_t c = 0; c < classes; ++c) {
-      const std::size_t at = r * per_replica + 3 * schedules + 3 * c;
-      result.classes[r][c] = {all[at], all[at + 1], all[at + 2]};
-    }
+    std::copy_n(outcomes.begin() + static_cast<std::ptrdiff_t>(r * schedules), schedules, result.outcomes[r].begin());
+    std::copy_n(class_outcomes.begin() + static_cast<std::ptrdiff_t>(r * classes), classes, result.classes[r].begin());
   }
-  result.events = all.back();
+  result.events = events[0].events;
   result.wall_s = static_cast<double>(pdes::max_over_ranks(comm, static_cast<std::uint64_t>(stats.wall_seconds * 1e6))) / 1e6;
   return result;
 }
