@@ -143,14 +143,10 @@ void Engine::poll_progress() {
 
 void Engine::report_progress(SimTime simulated) {
   const WorkDone work = work_gauge_();
-  struct Counts {
-    std::uint64_t events, done, total;
-  };
-  const std::array<Counts, 1> mine{{{stats_.events_processed, work.done, work.total}}};
-  std::array<Counts, 1> all{};
-  reduce_records_to_all<Counts>(comm_, mine, all, Reduction::sum);
-  if (rank_ == 0)
-    progress_->report({simulated, end_, all[0].events, {all[0].done, all[0].total}, seconds_since(run_start_)});
+  const std::array<std::uint64_t, 3> mine{stats_.events_processed, work.done, work.total};
+  std::array<std::uint64_t, 3> all{};
+  reduce_to_root(comm_, mine, all, Reduction::sum);
+  if (rank_ == 0) progress_->report({simulated, end_, all[0], {all[1], all[2]}, seconds_since(run_start_)});
 }
 
 SimTime Engine::end_window(const std::string& failure, Clock::time_point now, SimTime prepare_until) {

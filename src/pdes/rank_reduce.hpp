@@ -46,5 +46,12 @@ void reduce_records_to_all(const boost::mpi::communicator& comm, std::span<const
   // Trivially copyable (asserted above), so its bytes may be written whole.
   if (!out.empty()) std::memcpy(static_cast<void*>(out.data()), reduced.data(), out.size_bytes());
 }
+// One record.
+template <class Record>
+[[nodiscard]] Record reduce_record_to_all(const boost::mpi::communicator& comm, const Record& mine, Reduction op) {
+  Record all{};
+  reduce_records_to_all<Record>(comm, std::span<const Record>(&mine, 1), std::span<Record>(&all, 1), op);
+  return all;
+}
 
 }  // namespace rackscale::pdes

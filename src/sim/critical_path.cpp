@@ -1,7 +1,6 @@
 #include "sim/critical_path.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <vector>
 
@@ -82,15 +81,13 @@ void record_critical_path(const boost::mpi::communicator& comm, const CriticalPa
   struct Extremes {
     std::uint64_t compute = 0, last_end = 0, wait_complement = 0;
   };
-  std::array<Extremes, 1> mine{};
+  Extremes mine;
   for (const auto& [device, executor] : in.executors) {
-    mine[0].compute = std::max(mine[0].compute, executor->stats().breakdown.compute());
-    mine[0].last_end = std::max(mine[0].last_end, last_end(executor->stats()));
-    mine[0].wait_complement = std::max(mine[0].wait_complement, ~waited(executor->stats()));
+    mine.compute = std::max(mine.compute, executor->stats().breakdown.compute());
+    mine.last_end = std::max(mine.last_end, last_end(executor->stats()));
+    mine.wait_complement = std::max(mine.wait_complement, ~waited(executor->stats()));
   }
-  std::array<Extremes, 1> reduced{};
-  pdes::reduce_records_to_all<Extremes>(comm, mine, reduced, pdes::Reduction::max);
-  const Extremes& top = reduced[0];
+  const Extremes top = pdes::reduce_record_to_all(comm, mine, pdes::Reduction::max);
   for (const auto& [device, executor] : in.executors) {
     const double factor = executor->variation().factor();
     factor_max.record(ppm(factor));

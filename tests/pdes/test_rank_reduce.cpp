@@ -52,4 +52,7 @@ TEST(RankReduce, RecordsReduceFieldByField) {
   EXPECT_EQ(low[1].count, 1u);
   EXPECT_EQ(high[1].count, n);
   EXPECT_EQ(high[0].wait, 0u);
+  const Figures one = rackscale::pdes::reduce_record_to_all(world, mine[1], rackscale::pdes::Reduction::max);
+  EXPECT_EQ(one.count, n);
+  EXPECT_EQ(one.wait, 10u);
 }

@@ -38,12 +38,12 @@ WaitCause wait_cause(const Op& op) {
 ProgramIndex::ProgramIndex(const Program& program, const AcceleratorSpec& accelerator) : program_(&program) {
   const auto n = program.ops.size();
   position_ = std::vector<std::uint32_t>(n, 0);
-  // Once per role instead of at each op's start: a model of doubles and a rounding, 5 % of a one-rank
-  // GPT-3 iteration when evaluated per op.
   compute_time_.assign(n, 0);
-  for (OpIndex i = 0; i < n; ++i)
-    if (program.ops[i].kind == OpKind::compute) compute_time_[i] = accelerator::compute_time(accelerator, program.ops[i].cost);
   for (OpIndex i = 0; i < n; ++i) {
+    // Once per role instead of at each op's start: a model of doubles and a rounding, 5 % of a one-rank
+    // GPT-3 iteration when evaluated per op.
+    if (program.ops[i].kind == OpKind::compute)
+      compute_time_[i] = accelerator::compute_time(accelerator, program.ops[i].cost);
     const std::size_t s = program.ops[i].stream;
     if (s >= stream_ops_.size()) stream_ops_.resize(s + 1);
     position_[i] = static_cast<std::uint32_t>(stream_ops_[s].size());

@@ -126,8 +126,9 @@ struct CollectiveTallies {
 
 class DeviceExecutor final : public network::DeviceBehaviour {
  public:
-  DeviceExecutor(std::shared_ptr<const ProgramIndex> program, std::unique_ptr<DeviceRole> role, std::unique_ptr<collectives::CollectiveEngine> collectives,
-                 CollectiveTallies& tallies, std::uint32_t iterations, SpanRecorder& spans = ignored_spans());
+  DeviceExecutor(std::shared_ptr<const ProgramIndex> program, std::unique_ptr<DeviceRole> role,
+                 std::unique_ptr<collectives::CollectiveEngine> collectives, CollectiveTallies& tallies,
+                 std::uint32_t iterations, SpanRecorder& spans = ignored_spans());
 
   void start(network::DeviceLp& device) override;
   void on_event(network::DeviceLp& device, const pdes::Event& event) override;

@@ -1,7 +1,6 @@
 #include "models/goodput/monte_carlo.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <memory>
 
@@ -47,11 +46,9 @@ MonteCarloResult run_replicas(const boost::mpi::communicator& comm, const RunPla
   struct Count {
     std::uint64_t events;
   };
-  const std::array<Count, 1> local_events{{{stats.events_processed}}};
-  std::array<Count, 1> events{};
   pdes::reduce_records_to_all<ScheduleOutcome>(comm, outcomes, outcomes, pdes::Reduction::sum);
   pdes::reduce_records_to_all<ClassOutcome>(comm, class_outcomes, class_outcomes, pdes::Reduction::sum);
-  pdes::reduce_records_to_all<Count>(comm, local_events, events, pdes::Reduction::sum);
+  const Count events = pdes::reduce_record_to_all(comm, Count{stats.events_processed}, pdes::Reduction::sum);
 
   MonteCarloResult result;
   result.outcomes.assign(plan.replicas, std::vector<ScheduleOutcome>(schedules));
@@ -60,7 +57,7 @@ MonteCarloResult run_replicas(const boost::mpi::communicator& comm, const RunPla
     std::copy_n(outcomes.begin() + static_cast<std::ptrdiff_t>(r * schedules), schedules, result.outcomes[r].begin());
     std::copy_n(class_outcomes.begin() + static_cast<std::ptrdiff_t>(r * classes), classes, result.classes[r].begin());
   }
-  result.events = events[0].events;
+  result.events = events.events;
   result.wall_s = static_cast<double>(pdes::max_over_ranks(comm, static_cast<std::uint64_t>(stats.wall_seconds * 1e6))) / 1e6;
   return result;
 }
