@@ -62,7 +62,8 @@ MemoryEstimate estimate_memory(const models::Scenario& scenario, int ranks) {
   const auto add = [&e](std::string what, std::uint64_t bytes) { e.parts.push_back({std::move(what), bytes}); };
 
   // The rank with the most LPs holds its share of each kind of rack, rounded up to whole racks (as
-  // round_robin and block place them; METIS balances LPs within a few percent).
+  // round_robin and block place them; METIS balances LPs within a few percent, in analytical fidelity
+  // the devices only: its scale-out switches, which handle no events, may gather on fewer ranks).
   const std::uint64_t network_racks = size.racks - size.compute_racks;
   const auto share = [&](std::uint64_t count, std::uint64_t racks) {
     if (racks == 0) return std::uint64_t{0};

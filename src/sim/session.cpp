@@ -31,7 +31,9 @@ RackPlacement place_racks(const boost::mpi::communicator& comm, const net::Topol
                           const models::Scenario& scenario, const RunOptions& options) {
   RackPlacement placement{options.partition.empty() ? scenario.simulation.partition : options.partition, {}};
   (void)partition::make_partitioner(placement.method);
-  if (comm.rank() == 0) placement.rack_rank = net::partition_racks(topology, placement.method, comm.size());
+  if (comm.rank() == 0)
+    placement.rack_rank = net::partition_racks(topology, placement.method, comm.size(),
+                                               net::rack_weight_for(scenario.network.fidelity));
   boost::mpi::broadcast(comm, placement.rack_rank, 0);
   return placement;
 }
@@ -57,7 +59,8 @@ Session::Session(const boost::mpi::communicator& comm, const models::Scenario& s
       placement_(place_racks(comm, topology_, scenario, options)) {}
 
 net::PartitionReport Session::partition_report() const {
-  return net::partition_report(topology_, placement_.method, placement_.rack_rank, comm_.size());
+  return net::partition_report(topology_, placement_.method, placement_.rack_rank, comm_.size(),
+                               net::rack_weight_for(scenario_.network.fidelity));
 }
 
 pdes::CheckpointIdentity Session::checkpoint_identity(std::string_view kind) const {

@@ -6,10 +6,12 @@
 #include <cstdio>
 #include <cstdint>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "io/config/scenario_loader.hpp"
 #include "models/network/build_topology.hpp"
 #include "models/network/partition_report.hpp"
 #include "models/network/rack_graph.hpp"
@@ -107,6 +109,22 @@ TEST(RackGraph, WeightsAreNodeCountsAndMergedCableBandwidth) {
   EXPECT_EQ(g.edge_weight, (std::vector<std::int64_t>{50, 800, 50, 200, 800, 200}));
 }
 
+// Analytical fidelity: the scale-out switches handle no events, so only devices and scale-up switches
+// weigh. three_racks' switches are leaves: racks weigh 2, 1 and 0, and 3, 1, 0 once switch 2 is an
+// NVSwitch.
+TEST(RackGraph, AnalyticalFidelityWeighsDevicesAndScaleUpSwitchesOnly) {
+  EXPECT_EQ(net::rack_weight_for(net::Fidelity::analytical), net::RackWeight::devices_and_scale_up);
+  EXPECT_EQ(net::rack_weight_for(net::Fidelity::chunk), net::RackWeight::every_node);
+  EXPECT_EQ(net::rack_weight_for(net::Fidelity::train), net::RackWeight::every_node);
+  net::Topology t = three_racks();
+  EXPECT_EQ(net::rack_graph(t, net::RackWeight::devices_and_scale_up).vertex_weight,
+            (std::vector<std::int64_t>{2, 1, 0}));
+  t.nodes[2].role = net::SwitchRole::scale_up;
+  EXPECT_EQ(net::rack_graph(t, net::RackWeight::devices_and_scale_up).vertex_weight,
+            (std::vector<std::int64_t>{3, 1, 0}));
+  EXPECT_EQ(net::rack_graph(t, net::RackWeight::every_node).vertex_weight, (std::vector<std::int64_t>{3, 2, 1}));
+}
+
 TEST(RackGraph, OneRackHasNoEdges) {
   HandTopology h;
   (void)h.add_node(net::NodeKind::device, 0);
@@ -197,6 +215,18 @@ TEST(PartitionReport, TwoRanksRackZeroAlone) {
     EXPECT_DOUBLE_EQ(load.cut_bandwidth, 850.0);
   }
   EXPECT_EQ(r.lookahead, SimTime{300});
+}
+
+// Weighed as analytical fidelity weighs them: rank 0 holds device 3 (its two switches are leaves),
+// rank 1 devices 0 and 1; max 2 over mean 1.5. The LP counts are those of every node still.
+TEST(PartitionReport, AnalyticalImbalanceCountsTheLpsThatHandleEvents) {
+  const auto r = net::partition_report(three_racks(), "hand", std::vector<std::int32_t>{1, 0, 0}, 2,
+                                       net::RackWeight::devices_and_scale_up);
+  EXPECT_EQ(r.per_rank[0].weighed, 1u);
+  EXPECT_EQ(r.per_rank[1].weighed, 2u);
+  EXPECT_EQ(r.per_rank[0].lps, 3u);
+  EXPECT_EQ(r.per_rank[1].lps, 3u);
+  EXPECT_DOUBLE_EQ(r.imbalance, 4.0 / 3.0);
 }
 
 TEST(PartitionReport, EveryRackOnItsOwnRank) {
@@ -465,4 +495,26 @@ TEST(RackGraph, RoundRobinSplitsEveryKindOfSwitchEvenly) {
     EXPECT_GT(per_rank[0], 0);
     EXPECT_EQ(per_rank[0], per_rank[1]);
   }
+}
+
+// The 4,096-device example (512 HGX nodes in racks of 4, NVSwitch domains of 8, a 3-tier fat tree of
+// 64-port switches in racks of 32) on 2 ranks: weighing every node, METIS put 2,176 devices on one rank
+// and 1,920 on the other (it balanced LPs, and the second rank took more switch racks), so in analytical
+// fidelity one rank handled 13 % more events. Weighing what handles events, the devices split within
+// METIS's allowance, and the report's imbalance is the one METIS was held to.
+TEST(RackGraph, MetisBalancesTheDevicesInAnalyticalFidelity) {
+  const auto scenario = rackscale::io::load_scenario(
+      std::string(RACKSCALE_SOURCE_DIR) + "/configs/examples/nccl-allreduce-4096-h100.yaml", {});
+  ASSERT_EQ(scenario.network.fidelity, net::Fidelity::analytical);
+  const net::Topology t = net::build_topology(scenario.cluster, scenario.network.routing);
+  const auto weight = net::rack_weight_for(scenario.network.fidelity);
+  const auto rack_rank = net::partition_racks(t, "metis", 2, weight);
+  const auto report = net::partition_report(t, "metis", rack_rank, 2, weight);
+  ASSERT_EQ(report.per_rank.size(), 2u);
+  // MetisPartitioner::kUfactor allows 5 %.
+  const double mean = static_cast<double>(t.device_count()) / 2;
+  for (const auto& load : report.per_rank) EXPECT_LE(static_cast<double>(load.devices), 1.05 * mean);
+  EXPECT_LE(report.imbalance, 1.05);
+  const auto q = rackscale::partition::partition_quality(net::rack_graph(t, weight), 2, rack_rank);
+  EXPECT_DOUBLE_EQ(report.imbalance, q.imbalance);
 }

@@ -8,7 +8,7 @@
 namespace rackscale::models::network {
 
 PartitionReport partition_report(const Topology& topology, std::string method, std::span<const std::int32_t> rack_rank,
-                                 int ranks) {
+                                 int ranks, RackWeight weight) {
   check_rack_rank(topology, rack_rank, ranks);
   PartitionReport report;
   report.method = std::move(method);
@@ -25,6 +25,7 @@ PartitionReport partition_report(const Topology& topology, std::string method, s
     const auto rank = static_cast<std::size_t>(rack_rank[node.rack]);
     RankLoad& load = report.per_rank[rank];
     ++load.lps;
+    load.weighed += weighs(node, weight) ? 1u : 0u;
     if (node.kind == NodeKind::device)
       ++load.devices;
     else
@@ -47,10 +48,13 @@ PartitionReport partition_report(const Topology& topology, std::string method, s
   for (std::size_t r = 0; r < rank_cut.size(); ++r) report.per_rank[r].cut_bandwidth = static_cast<double>(rank_cut[r]);
   report.cut_bandwidth = static_cast<double>(cut);
 
-  const std::uint64_t total = topology.nodes.size();
+  std::uint64_t total = 0;
+  for (const RankLoad& load : report.per_rank) total += load.weighed;
   if (total > 0) {
-    const auto heaviest = std::max_element(report.per_rank.begin(), report.per_rank.end(),
-                                           [](const RankLoad& a, const RankLoad& b) { return a.lps < b.lps; })->lps;
+    const auto heaviest =
+        std::max_element(report.per_rank.begin(), report.per_rank.end(), [](const RankLoad& a, const RankLoad& b) {
+          return a.weighed < b.weighed;
+        })->weighed;
     report.imbalance = static_cast<double>(heaviest) * static_cast<double>(ranks) / static_cast<double>(total);
   }
   return report;

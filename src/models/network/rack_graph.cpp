@@ -57,7 +57,15 @@ void check_rack_rank(const Topology& topology, std::span<const std::int32_t> rac
           fmt::format("rack placement: rack {} is on rank {}; expected a rank in [0, {})", r, rack_rank[r], ranks));
 }
 
-partition::Graph rack_graph(const Topology& topology) {
+RackWeight rack_weight_for(Fidelity fidelity) noexcept {
+  return fidelity == Fidelity::analytical ? RackWeight::devices_and_scale_up : RackWeight::every_node;
+}
+
+bool weighs(const Node& node, RackWeight weight) noexcept {
+  return weight == RackWeight::every_node || node.kind == NodeKind::device || node.role == SwitchRole::scale_up;
+}
+
+partition::Graph rack_graph(const Topology& topology, RackWeight weight) {
   check_racks(topology);
   if (topology.racks.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
     throw std::invalid_argument(
@@ -79,12 +87,13 @@ partition::Graph rack_graph(const Topology& topology) {
   std::vector<std::pair<std::int32_t, std::int64_t>> row;
   for (std::size_t r = 0; r < rack_count; ++r) {
     const Rack& rack = topology.racks[r];
-    g.vertex_weight[r] = rack.node_count;
+    g.vertex_weight[r] = 0;
     g.vertex_class[r] = rack.kind == RackKind::compute || rack.node_count == 0
                             ? 0
                             : 1 + static_cast<std::int32_t>(topology.nodes[rack.first_node].role);
     row.clear();
     for (NodeId n = rack.first_node; n < rack.first_node + rack.node_count; ++n) {
+      g.vertex_weight[r] += weighs(topology.nodes[n], weight) ? 1 : 0;
       for (const Port& port : topology.ports_of(n)) {
         const std::uint32_t peer_rack = topology.nodes[port.peer].rack;
         if (peer_rack == r) continue;
@@ -109,10 +118,11 @@ partition::Graph rack_graph(const Topology& topology) {
   return g;
 }
 
-std::vector<std::int32_t> partition_racks(const Topology& topology, std::string_view method, int ranks) {
+std::vector<std::int32_t> partition_racks(const Topology& topology, std::string_view method, int ranks,
+                                          RackWeight weight) {
   if (ranks < 1) throw std::invalid_argument(fmt::format("rack placement: {} ranks; expected at least 1", ranks));
   const auto partitioner = partition::make_partitioner(method);
-  return partitioner->assign(rack_graph(topology), ranks);
+  return partitioner->assign(rack_graph(topology, weight), ranks);
 }
 
 pdes::RankMap lp_rank_map(const Topology& topology, std::span<const std::int32_t> rack_rank, int ranks) {

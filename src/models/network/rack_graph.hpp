@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "models/network/cluster_spec.hpp"
 #include "models/network/topology.hpp"
 #include "partition/graph.hpp"
 #include "pdes/link.hpp"
@@ -15,12 +16,24 @@
 
 namespace rackscale::models::network {
 
-// One vertex per rack, weighted by its node count (its LPs). One edge per pair of racks joined by at
-// least one cable, weighted by the summed bandwidth (bytes/s, rounded per cable) of those cables, each
-// cable counted once in one direction (the direction leaving its lower-numbered node, so both copies
-// of an edge carry the same weight). Cables inside a rack add nothing (no self loops). Neighbors are
-// sorted. O(nodes + ports + racks) time and memory.
-[[nodiscard]] partition::Graph rack_graph(const Topology& topology);
+// Which of a rack's nodes weigh in the balance of a placement: the LPs that handle events. Analytical
+// fidelity carries a message from device to device in one event, so its scale-out switches handle none
+// (an NVSwitch does handle NVLink SHARP traffic); weighing them as devices put 13 % more devices, and
+// so events, on one rank of a 4,096-device ring (docs/performance.md). In chunk and train fidelity every
+// node forwards chunks.
+enum class RackWeight : std::uint8_t {
+  every_node,            // chunk and train fidelity
+  devices_and_scale_up,  // analytical fidelity: scale-out switches weigh nothing
+};
+[[nodiscard]] RackWeight rack_weight_for(Fidelity fidelity) noexcept;
+[[nodiscard]] bool weighs(const Node& node, RackWeight weight) noexcept;
+
+// One vertex per rack, weighted by its nodes that weigh under `weight`. One edge per pair of racks
+// joined by at least one cable, weighted by the summed bandwidth (bytes/s, rounded per cable) of those
+// cables, each cable counted once in one direction (the direction leaving its lower-numbered node, so
+// both copies of an edge carry the same weight). Cables inside a rack add nothing (no self loops).
+// Neighbors are sorted. O(nodes + ports + racks) time and memory.
+[[nodiscard]] partition::Graph rack_graph(const Topology& topology, RackWeight weight = RackWeight::every_node);
 
 // The weight a cable adds to the rack graph: the bandwidth, in bytes/s rounded to an integer, of the
 // cable's direction leaving its lower-numbered node; `port` is one of `node`'s ports (either direction).
@@ -30,8 +43,9 @@ namespace rackscale::models::network {
 void check_rack_rank(const Topology& topology, std::span<const std::int32_t> rack_rank, int ranks);
 
 // Assigns racks to `ranks` ranks with the partitioner called `method` (partition::make_partitioner)
-// on rack_graph(topology). Throws std::invalid_argument for an unknown method or ranks < 1.
-[[nodiscard]] std::vector<std::int32_t> partition_racks(const Topology& topology, std::string_view method, int ranks);
+// on rack_graph(topology, weight). Throws std::invalid_argument for an unknown method or ranks < 1.
+[[nodiscard]] std::vector<std::int32_t> partition_racks(const Topology& topology, std::string_view method, int ranks,
+                                                        RackWeight weight = RackWeight::every_node);
 
 // The owner of every LP (node) when rack r is on rank rack_rank[r]. Throws std::invalid_argument if
 // rack_rank does not have one entry per rack or names a rank outside [0, ranks).
