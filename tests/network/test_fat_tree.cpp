@@ -285,4 +285,21 @@ TEST(FatTree, EveryChunkOfAMessageReachesItsDestinationOverOneCable) {
   EXPECT_GT(expect_one_last_cable(build_topology(meshes, RoutingMode::spray)), 0u);
 }
 
+// Flow-free pairs (Router::flow_free): a pair under one leaf, or in one scale-up domain, takes one path
+// whatever its flow or chunk, and the router says so for exactly those pairs (counted by hand).
+TEST(FatTree, PairsUnderOneLeafOrInOneDomainAreFlowFree) {
+  // k = 4: 8 leaves of 2 devices, so 8 x 2 x 1 ordered pairs share a leaf; ECMP and spraying alike.
+  EXPECT_EQ(expect_flow_free_pairs_keep_one_path(build_topology(k_ary(4), RoutingMode::ecmp)), 16u);
+  EXPECT_EQ(expect_flow_free_pairs_keep_one_path(build_topology(k_ary(4), RoutingMode::spray)), 16u);
+  // 8 nodes of 8 devices in NVSwitch domains of 8; leaves of 4 NICs, so each domain spans two leaves and
+  // its 8 x 7 ordered pairs are all flow-free (the scale-up route), 8 domains of them.
+  ClusterSpec wide = fat_tree(8, 8, 8, 3);
+  with_scale_up(wide, ScaleUpKind::nvswitch, 8);
+  EXPECT_EQ(expect_flow_free_pairs_keep_one_path(build_topology(wide, RoutingMode::ecmp)), 448u);
+  // Domains of 2 inside leaves of 4: 8 leaves (32 devices) x 4 x 3 ordered pairs under one leaf.
+  ClusterSpec narrow = fat_tree(8, 4, 8, 2);
+  with_scale_up(narrow, ScaleUpKind::mesh, 2);
+  EXPECT_EQ(expect_flow_free_pairs_keep_one_path(build_topology(narrow, RoutingMode::spray)), 96u);
+}
+
 }  // namespace

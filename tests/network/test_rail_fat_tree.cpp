@@ -92,4 +92,10 @@ TEST(RailFatTree, EveryChunkOfAMessageReachesItsDestinationOverOneCable) {
   EXPECT_GT(expect_one_last_cable(build_topology(rail_tree(8, 4, 16, 2, 2), RoutingMode::spray)), 0u);
 }
 
+// Only the devices of one rail in one rail group share a leaf: 4 groups x 4 rails = 16 leaves of 2 NICs,
+// 16 x 2 x 1 ordered pairs. Two rails of one node meet only above the leaves, so they are not flow-free.
+TEST(RailFatTree, OnlyTheDevicesOfOneRailLeafAreFlowFree) {
+  EXPECT_EQ(expect_flow_free_pairs_keep_one_path(build_topology(rail_tree(8, 4, 16, 2, 2), RoutingMode::ecmp)), 32u);
+}
+
 }  // namespace

@@ -116,6 +116,8 @@ TEST(ScaleUp, SingleMeshDomainAndLoneDevice) {
   expect_well_formed(mesh);
   EXPECT_EQ(mesh.link_count(), 28u);  // C(8,2)
   expect_all_pairs(mesh, [](std::uint32_t, std::uint32_t) { return 1; });
+  // One domain, no scale-out: every route is fixed, so all 8 x 7 ordered pairs are flow-free.
+  EXPECT_EQ(expect_flow_free_pairs_keep_one_path(mesh), 56u);
 
   const Topology lone = build_topology(cluster(1, 1, 1), RoutingMode::ecmp);
   expect_well_formed(lone);

@@ -202,6 +202,33 @@ inline std::size_t expect_one_last_cable(const Topology& t, std::uint64_t chunks
   return varied;
 }
 
+// Router::flow_free's contract: every pair the router calls flow-free takes the same ports under
+// `flows` flows and `chunks` chunk indices each. Returns how many ordered pairs it called flow-free, so
+// that a caller can check the router does say so where it should.
+inline std::size_t expect_flow_free_pairs_keep_one_path(const Topology& t, std::uint64_t flows = 16,
+                                                        std::uint64_t chunks = 4) {
+  std::size_t flow_free = 0;
+  const auto n = static_cast<std::uint32_t>(t.device_count());
+  for (std::uint32_t s = 0; s < n; ++s) {
+    for (std::uint32_t d = 0; d < n; ++d) {
+      if (s == d || !t.router->flow_free(t.devices[s], t.devices[d])) continue;
+      ++flow_free;
+      const Route first = route(t, s, d, 0, 0);
+      for (std::uint64_t flow = 0; flow < flows; ++flow) {
+        for (std::uint64_t chunk = 0; chunk < chunks; ++chunk) {
+          const Route r = route(t, s, d, flow * 0x9E3779B97F4A7C15ULL + 1, chunk);
+          if (!r.reached || r.nodes != first.nodes || r.ports != first.ports) {
+            ADD_FAILURE() << "device " << s << " -> " << d << " is called flow-free, but flow " << flow
+                          << " chunk " << chunk << " takes another path than flow 0";
+            return flow_free;
+          }
+        }
+      }
+    }
+  }
+  return flow_free;
+}
+
 // No switch is idle: spraying chunks between a spread of endpoint pairs crosses every switch, so each
 // has a cabled port that carries a route.
 inline void expect_every_switch_carries_traffic(const Topology& t) {

@@ -32,6 +32,9 @@ FlowPathCache::Path* FlowPathCache::lookup(NodeId src, NodeId dst, std::uint64_t
     bits_ = bits_for(topology_.device_count());
     paths_.resize((std::size_t{1} << bits_) * kWays);
   }
+  // A pair whose every flow takes the same ports keeps one entry, under flow 0: a pipeline's or a
+  // context-parallel ring's transfers each have a flow of their own and would otherwise each miss.
+  if (topology_.router->flow_free(src, dst)) flow = 0;
   const std::uint64_t key = ((static_cast<std::uint64_t>(src) << 32 | dst) ^ (flow * 0xC2B2'AE3D'27D4'EB4FULL)) *
                             0x9E37'79B9'7F4A'7C15ULL;
   Path* const set = &paths_[(key >> (64 - bits_)) * kWays];

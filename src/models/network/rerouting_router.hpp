@@ -39,6 +39,10 @@ class ReroutingRouter final : public Router {
     return routing_->next_port(at, dst, tag);
   }
   [[nodiscard]] std::string_view name() const override { return routing_->name(); }
+  // A pair whose routing has one path has no alternative to move to, so the routing's answer stands.
+  [[nodiscard]] bool flow_free(std::uint32_t src, std::uint32_t dst) const override {
+    return routing_->flow_free(src, dst);
+  }
 
   // The surviving tag, nullopt when every alternative crosses a down link.
   [[nodiscard]] std::optional<RouteTag> surviving_tag(std::uint32_t src, std::uint32_t dst, std::uint64_t flow,

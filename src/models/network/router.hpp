@@ -37,6 +37,11 @@ class Router {
   // (at != dst). May update the tag (for example when a Valiant detour reaches its group).
   [[nodiscard]] virtual std::uint16_t next_port(std::uint32_t at, std::uint32_t dst, RouteTag& tag) const = 0;
   [[nodiscard]] virtual std::string_view name() const = 0;
+  // Whether every flow and chunk from device node `src` to device node `dst` takes the same ports (no
+  // choice on the way uses the tag's entropy), so that one path found for the pair serves all its flows:
+  // the analytical fabric's path table then keeps one entry for the pair instead of one per flow
+  // (flow_path_cache.hpp). False is always correct; true only where the routing makes it so.
+  [[nodiscard]] virtual bool flow_free(std::uint32_t /*src*/, std::uint32_t /*dst*/) const { return false; }
 };
 
 // A well-mixed 64-bit hash of up to four values (for ECMP and spraying entropy).

@@ -43,6 +43,15 @@ std::uint16_t FatTreeRouter::next_port(std::uint32_t at, std::uint32_t dst, Rout
   return static_cast<PortIndex>(tag.entropy / shape_.leaf_up % shape_.spine_up);
 }
 
+bool FatTreeRouter::flow_free(std::uint32_t src, std::uint32_t dst) const {
+  const ComputeLayout& layout = compute_.layout();
+  const std::uint32_t src_device = layout.device_at(src);
+  const std::uint32_t dst_device = layout.device_at(dst);
+  if (src_device == kNoDevice || dst_device == kNoDevice) return false;
+  // Without a scale-up fabric a domain is one device, so only a device and itself share one.
+  return layout.same_domain(src_device, dst_device) || shape_.leaf_of(src_device) == shape_.leaf_of(dst_device);
+}
+
 std::string_view FatTreeRouter::name() const {
   if (shape_.rail) return spray_ ? "rail fat tree up/down, sprayed per chunk" : "rail fat tree up/down, ECMP per flow";
   return spray_ ? "fat tree up/down, sprayed per chunk" : "fat tree up/down, ECMP per flow";

@@ -18,6 +18,9 @@ class FatTreeRouter final : public Router {
                                std::uint64_t chunk) const override;
   [[nodiscard]] std::uint16_t next_port(std::uint32_t at, std::uint32_t dst, RouteTag& tag) const override;
   [[nodiscard]] std::string_view name() const override;
+  // Within a scale-up domain, or under one leaf: the only choices by entropy are a leaf's uplinks and
+  // the parallel cables down from a spine or a core, which such a route never meets.
+  [[nodiscard]] bool flow_free(std::uint32_t src, std::uint32_t dst) const override;
 
  private:
   FatTreeShape shape_;

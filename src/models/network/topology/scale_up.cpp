@@ -147,6 +147,7 @@ class SingleDomainRouter final : public Router {
     return *hop_.port(at, hop_.layout().device_at(dst));
   }
   [[nodiscard]] std::string_view name() const override { return "scale-up only"; }
+  [[nodiscard]] bool flow_free(std::uint32_t /*src*/, std::uint32_t /*dst*/) const override { return true; }
 
  private:
   ComputeHop hop_;
