@@ -75,7 +75,7 @@ int PartitionCommand::run() const {
     std::cerr << kPrefix << scenario.locate("simulation.partition") << e.what() << '\n';
     return kExitBadInput;
   }
-  const auto report = models::network::partition_report(topology, method, rack_rank, ranks_, weight);
+  const auto report = models::network::partition_report(topology, method, rack_rank, ranks_, scenario.network.fidelity);
 
   std::cout << fmt::format("{}: {}\n", scenario.name.empty() ? config_ : scenario.name, topology.description);
   std::cout << fmt::format("{} devices, {} switches, {} racks, {} cables; {} rank{}, {} partitioning\n\n",

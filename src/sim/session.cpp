@@ -60,7 +60,7 @@ Session::Session(const boost::mpi::communicator& comm, const models::Scenario& s
 
 net::PartitionReport Session::partition_report() const {
   return net::partition_report(topology_, placement_.method, placement_.rack_rank, comm_.size(),
-                               net::rack_weight_for(scenario_.network.fidelity));
+                               scenario_.network.fidelity);
 }
 
 pdes::CheckpointIdentity Session::checkpoint_identity(std::string_view kind) const {

@@ -13,6 +13,7 @@
 
 #include "io/config/scenario_loader.hpp"
 #include "models/network/build_topology.hpp"
+#include "models/network/cross_rank_delays.hpp"
 #include "models/network/partition_report.hpp"
 #include "models/network/rack_graph.hpp"
 #include "partition/metis_partitioner.hpp"
@@ -145,6 +146,34 @@ TEST(RackGraph, RejectsRacksThatAreNotContiguousNodeRanges) {
   EXPECT_THROW((void)net::rack_graph(t), std::invalid_argument);
 }
 
+// Analytical fidelity: only devices exchange events, a message after its whole path's latency. With rack
+// 2 a network rack, a path through the fabric leaves a compute rack by one of the ports 2->5 A (500),
+// 2->5 B (600), 4->5 (80) and comes back by one of 5->2 A (520), 5->2 B (600), 5->4 (70): the switched
+// floor is 80 + 70 = 150. Cables between compute racks (2-4: 300 / 320) keep their latency.
+TEST(CrossRankLookahead, AnalyticalPathsThroughTheFabricTakeAtLeastTheSwitchedFloor) {
+  net::Topology t = three_racks();
+  t.racks[2].kind = net::RackKind::network;
+  const net::CrossRankDelays chunk(t, net::Fidelity::chunk);
+  const net::CrossRankDelays analytical(t, net::Fidelity::analytical);
+  EXPECT_EQ(chunk.switched_floor(), SimTime{0});
+  EXPECT_EQ(analytical.switched_floor(), SimTime{150});
+  // Rack 2 alone: every crossing port touches the network rack.
+  const std::vector<std::int32_t> alone{0, 0, 1};
+  EXPECT_EQ(net::cross_rank_lookahead(t, alone, net::Fidelity::chunk), SimTime{70});
+  EXPECT_EQ(net::cross_rank_lookahead(t, alone, net::Fidelity::analytical), SimTime{150});
+  EXPECT_EQ(net::partition_report(t, "hand", alone, 2, net::Fidelity::analytical).lookahead, SimTime{150});
+  // Rack 0 alone: 2-4 joins two compute racks (300), 2-5 A and B keep their latencies above the floor.
+  const std::vector<std::int32_t> first{1, 0, 0};
+  EXPECT_EQ(net::cross_rank_lookahead(t, first, net::Fidelity::analytical), SimTime{300});
+  const auto links = net::cross_rank_links(t, alone, net::Fidelity::analytical);
+  ASSERT_EQ(links.size(), 3u);  // 2-5 A, 2-5 B, 4-5
+  EXPECT_EQ(links[0].latency, SimTime{500});
+  EXPECT_EQ(links[1].latency, SimTime{600});
+  EXPECT_EQ(links[2].latency, SimTime{150});
+  // Without a network rack there is no fabric to go through: every bound is the cable's.
+  EXPECT_EQ(net::CrossRankDelays(three_racks(), net::Fidelity::analytical).switched_floor(), SimTime{0});
+}
+
 TEST(CrossRankLookahead, IsTheFastestPortBetweenRanks) {
   const net::Topology t = three_racks();
   const auto lookahead = [&](std::vector<std::int32_t> rack_rank) { return net::cross_rank_lookahead(t, rack_rank); };
@@ -221,7 +250,7 @@ TEST(PartitionReport, TwoRanksRackZeroAlone) {
 // rank 1 devices 0 and 1; max 2 over mean 1.5. The LP counts are those of every node still.
 TEST(PartitionReport, AnalyticalImbalanceCountsTheLpsThatHandleEvents) {
   const auto r = net::partition_report(three_racks(), "hand", std::vector<std::int32_t>{1, 0, 0}, 2,
-                                       net::RackWeight::devices_and_scale_up);
+                                       net::Fidelity::analytical);
   EXPECT_EQ(r.per_rank[0].weighed, 1u);
   EXPECT_EQ(r.per_rank[1].weighed, 2u);
   EXPECT_EQ(r.per_rank[0].lps, 3u);
@@ -509,7 +538,7 @@ TEST(RackGraph, MetisBalancesTheDevicesInAnalyticalFidelity) {
   const net::Topology t = net::build_topology(scenario.cluster, scenario.network.routing);
   const auto weight = net::rack_weight_for(scenario.network.fidelity);
   const auto rack_rank = net::partition_racks(t, "metis", 2, weight);
-  const auto report = net::partition_report(t, "metis", rack_rank, 2, weight);
+  const auto report = net::partition_report(t, "metis", rack_rank, 2, scenario.network.fidelity);
   ASSERT_EQ(report.per_rank.size(), 2u);
   // MetisPartitioner::kUfactor allows 5 %.
   const double mean = static_cast<double>(t.device_count()) / 2;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "models/network/cross_rank_delays.hpp"
 #include "models/network/switch_lp.hpp"
 
 namespace rackscale::models::network {
@@ -13,6 +14,7 @@ void add_network_lps(pdes::Engine& engine, NetworkContext& context, const Behavi
   if (topology.device_count() > kMaxDevices)
     throw std::invalid_argument(fmt::format("cluster.nodes: {} devices exceed the {} a message id can name",
                                             topology.device_count(), kMaxDevices));
+  const CrossRankDelays delays(topology, context.spec.fidelity);
   for (NodeId node = 0; node < topology.nodes.size(); ++node) {
     if (!engine.is_local(node)) continue;
     const Node& n = topology.nodes[node];
@@ -22,7 +24,7 @@ void add_network_lps(pdes::Engine& engine, NetworkContext& context, const Behavi
         throw std::invalid_argument(fmt::format("the cable from {} to {} has zero latency; every link needs at "
                                                 "least 1 ps",
                                                 describe_node(topology, node), describe_node(topology, port.peer)));
-      engine.add_link({node, port.peer, port.latency});
+      engine.add_link({node, port.peer, delays.of(node, port)});
     }
     if (n.kind == NodeKind::device)
       engine.add_lp(std::make_unique<DeviceLp>(node, context, make_behaviour(n.device)));

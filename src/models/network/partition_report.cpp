@@ -3,13 +3,16 @@
 #include <algorithm>
 #include <utility>
 
+#include "models/network/cross_rank_delays.hpp"
 #include "models/network/rack_graph.hpp"
 
 namespace rackscale::models::network {
 
 PartitionReport partition_report(const Topology& topology, std::string method, std::span<const std::int32_t> rack_rank,
-                                 int ranks, RackWeight weight) {
+                                 int ranks, Fidelity fidelity) {
   check_rack_rank(topology, rack_rank, ranks);
+  const RackWeight weight = rack_weight_for(fidelity);
+  const CrossRankDelays delays(topology, fidelity);
   PartitionReport report;
   report.method = std::move(method);
   report.ranks = ranks;
@@ -33,7 +36,7 @@ PartitionReport partition_report(const Topology& topology, std::string method, s
     for (const Port& port : topology.ports_of(n)) {
       const auto peer_rank = static_cast<std::size_t>(rack_rank[topology.nodes[port.peer].rack]);
       if (peer_rank == rank) continue;
-      report.lookahead = std::min(report.lookahead, port.latency);
+      report.lookahead = std::min(report.lookahead, delays.of(n, port));
       // Each cable is seen from both ends; each end counts it for its own rank, and the lower node
       // counts it once for the totals.
       const std::int64_t w = cable_weight(topology, n, port);

@@ -32,13 +32,13 @@ struct PartitionReport {
   double imbalance = 1.0;
   std::uint64_t cross_rank_cables = 0;  // each cable counted once
   double cut_bandwidth = 0;             // bytes/s, one direction per cable (as in rack_graph)
-  pdes::SimTime lookahead = pdes::kNever;  // cross_rank_lookahead; kNever when nothing crosses
+  pdes::SimTime lookahead = pdes::kNever;  // cross_rank_lookahead in the fidelity; kNever when nothing crosses
 };
 
 // One pass over nodes and ports. Throws std::invalid_argument if rack_rank does not have one entry per
 // rack or names a rank outside [0, ranks).
 [[nodiscard]] PartitionReport partition_report(const Topology& topology, std::string method,
                                                std::span<const std::int32_t> rack_rank, int ranks,
-                                               RackWeight weight = RackWeight::every_node);
+                                               Fidelity fidelity = Fidelity::chunk);
 
 }  // namespace rackscale::models::network

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "models/network/cross_rank_delays.hpp"
 #include "partition/partitioner.hpp"
 
 namespace rackscale::models::network {
@@ -132,26 +133,30 @@ pdes::RankMap lp_rank_map(const Topology& topology, std::span<const std::int32_t
   return {std::move(owner), ranks};
 }
 
-pdes::SimTime cross_rank_lookahead(const Topology& topology, std::span<const std::int32_t> rack_rank) {
+pdes::SimTime cross_rank_lookahead(const Topology& topology, std::span<const std::int32_t> rack_rank,
+                                   Fidelity fidelity) {
   check_rack_count(topology, rack_rank);
+  const CrossRankDelays delays(topology, fidelity);
   pdes::SimTime lookahead = pdes::kNever;
   for (NodeId n = 0; n < topology.nodes.size(); ++n) {
     const std::int32_t rank = rack_rank[topology.nodes[n].rack];
     for (const Port& port : topology.ports_of(n))
-      if (rack_rank[topology.nodes[port.peer].rack] != rank) lookahead = std::min(lookahead, port.latency);
+      if (rack_rank[topology.nodes[port.peer].rack] != rank) lookahead = std::min(lookahead, delays.of(n, port));
   }
   return lookahead;
 }
 
-std::vector<pdes::Link> cross_rank_links(const Topology& topology, std::span<const std::int32_t> rack_rank) {
+std::vector<pdes::Link> cross_rank_links(const Topology& topology, std::span<const std::int32_t> rack_rank,
+                                         Fidelity fidelity) {
   check_rack_count(topology, rack_rank);
+  const CrossRankDelays delays(topology, fidelity);
   std::vector<pdes::Link> links;
   for (NodeId n = 0; n < topology.nodes.size(); ++n) {
     const std::int32_t rank = rack_rank[topology.nodes[n].rack];
     for (const Port& port : topology.ports_of(n)) {
       if (port.peer < n || rack_rank[topology.nodes[port.peer].rack] == rank) continue;
-      const pdes::SimTime back = topology.port(port.peer, port.peer_port).latency;
-      links.push_back({n, port.peer, std::min(port.latency, back)});
+      const Port& back = topology.port(port.peer, port.peer_port);
+      links.push_back({n, port.peer, std::min(delays.of(n, port), delays.of(port.peer, back))});
     }
   }
   return links;

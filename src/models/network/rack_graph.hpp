@@ -51,14 +51,17 @@ void check_rack_rank(const Topology& topology, std::span<const std::int32_t> rac
 // rack_rank does not have one entry per rack or names a rank outside [0, ranks).
 [[nodiscard]] pdes::RankMap lp_rank_map(const Topology& topology, std::span<const std::int32_t> rack_rank, int ranks);
 
-// The smallest Port::latency over ports whose two nodes' racks are on different ranks: no event can
-// cross ranks sooner, so this is the engine's lookahead. kNever when no cable crosses ranks.
-[[nodiscard]] pdes::SimTime cross_rank_lookahead(const Topology& topology, std::span<const std::int32_t> rack_rank);
+// The smallest bound (CrossRankDelays: a port's latency, in analytical fidelity at least the switched
+// floor) over ports whose two nodes' racks are on different ranks: no event can cross ranks sooner, so
+// this is the engine's lookahead. kNever when no cable crosses ranks.
+[[nodiscard]] pdes::SimTime cross_rank_lookahead(const Topology& topology, std::span<const std::int32_t> rack_rank,
+                                                 Fidelity fidelity = Fidelity::chunk);
 
 // One engine link per cable whose racks are on different ranks, {lower node, higher node, smaller of
-// the two directions' latencies}, in port order; what a model declares so that the engine derives
-// the same lookahead as cross_rank_lookahead.
+// the two directions' bounds}, in port order; what a model declares so that the engine derives the
+// same lookahead as cross_rank_lookahead.
 [[nodiscard]] std::vector<pdes::Link> cross_rank_links(const Topology& topology,
-                                                       std::span<const std::int32_t> rack_rank);
+                                                       std::span<const std::int32_t> rack_rank,
+                                                       Fidelity fidelity = Fidelity::chunk);
 
 }  // namespace rackscale::models::network
