@@ -10,7 +10,7 @@ bool in_compute_rack(const Topology& topology, NodeId node) {
 }  // namespace
 
 CrossRankDelays::CrossRankDelays(const Topology& topology, Fidelity fidelity) : topology_(&topology) {
-  if (fidelity != Fidelity::analytical) return;
+  if (fidelity != Fidelity::analytical || topology.racks.empty()) return;
   // The argument needs every event's two ends in compute racks: devices there, as the builders put them.
   for (const NodeId device : topology.devices)
     if (!in_compute_rack(topology, device)) return;
