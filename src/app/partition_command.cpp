@@ -65,17 +65,17 @@ int PartitionCommand::run() const {
     return kExitBadInput;
   }
   const std::string method = method_.empty() ? scenario.simulation.partition : method_;
-  // Weighed as a run of this fidelity weighs them, so the placement shown is the run's.
-  const auto weight = models::network::rack_weight_for(scenario.network.fidelity);
+  // Placed and reported as a run of this fidelity places them, so the placement shown is the run's.
+  const models::network::Fidelity fidelity = scenario.network.fidelity;
   std::vector<std::int32_t> rack_rank;
   try {
-    rack_rank = models::network::partition_racks(topology, method, ranks_, weight);
+    rack_rank = models::network::partition_racks(topology, method, ranks_, fidelity);
   } catch (const std::invalid_argument& e) {
     // Only an unknown method from the config gets here (--method is checked when parsed).
     std::cerr << kPrefix << scenario.locate("simulation.partition") << e.what() << '\n';
     return kExitBadInput;
   }
-  const auto report = models::network::partition_report(topology, method, rack_rank, ranks_, scenario.network.fidelity);
+  const auto report = models::network::partition_report(topology, method, rack_rank, ranks_, fidelity);
 
   std::cout << fmt::format("{}: {}\n", scenario.name.empty() ? config_ : scenario.name, topology.description);
   std::cout << fmt::format("{} devices, {} switches, {} racks, {} cables; {} rank{}, {} partitioning\n\n",
@@ -93,7 +93,7 @@ int PartitionCommand::run() const {
   }
   std::cout << per_rank.render() << '\n';
   io::TextTable summary({"figure", "value"}, {A::left, A::right});
-  summary.add_row({weight == models::network::RackWeight::every_node
+  summary.add_row({models::network::rack_weight_for(fidelity) == models::network::RackWeight::every_node
                        ? "imbalance (max / mean LPs)"
                        : "imbalance (max / mean LPs but scale-out switches)",
                    io::significant(report.imbalance)});

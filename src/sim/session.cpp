@@ -32,8 +32,7 @@ RackPlacement place_racks(const boost::mpi::communicator& comm, const net::Topol
   RackPlacement placement{options.partition.empty() ? scenario.simulation.partition : options.partition, {}};
   (void)partition::make_partitioner(placement.method);
   if (comm.rank() == 0)
-    placement.rack_rank = net::partition_racks(topology, placement.method, comm.size(),
-                                               net::rack_weight_for(scenario.network.fidelity));
+    placement.rack_rank = net::partition_racks(topology, placement.method, comm.size(), scenario.network.fidelity);
   boost::mpi::broadcast(comm, placement.rack_rank, 0);
   return placement;
 }

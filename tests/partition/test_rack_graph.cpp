@@ -537,7 +537,7 @@ TEST(RackGraph, MetisBalancesTheDevicesInAnalyticalFidelity) {
   ASSERT_EQ(scenario.network.fidelity, net::Fidelity::analytical);
   const net::Topology t = net::build_topology(scenario.cluster, scenario.network.routing);
   const auto weight = net::rack_weight_for(scenario.network.fidelity);
-  const auto rack_rank = net::partition_racks(t, "metis", 2, weight);
+  const auto rack_rank = net::partition_racks(t, "metis", 2, scenario.network.fidelity);
   const auto report = net::partition_report(t, "metis", rack_rank, 2, scenario.network.fidelity);
   ASSERT_EQ(report.per_rank.size(), 2u);
   // MetisPartitioner::kUfactor allows 5 %.

@@ -120,10 +120,10 @@ partition::Graph rack_graph(const Topology& topology, RackWeight weight) {
 }
 
 std::vector<std::int32_t> partition_racks(const Topology& topology, std::string_view method, int ranks,
-                                          RackWeight weight) {
+                                          Fidelity fidelity) {
   if (ranks < 1) throw std::invalid_argument(fmt::format("rack placement: {} ranks; expected at least 1", ranks));
   const auto partitioner = partition::make_partitioner(method);
-  return partitioner->assign(rack_graph(topology, weight), ranks);
+  return partitioner->assign(rack_graph(topology, rack_weight_for(fidelity)), ranks);
 }
 
 pdes::RankMap lp_rank_map(const Topology& topology, std::span<const std::int32_t> rack_rank, int ranks) {

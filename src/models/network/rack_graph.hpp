@@ -43,9 +43,10 @@ enum class RackWeight : std::uint8_t {
 void check_rack_rank(const Topology& topology, std::span<const std::int32_t> rack_rank, int ranks);
 
 // Assigns racks to `ranks` ranks with the partitioner called `method` (partition::make_partitioner)
-// on rack_graph(topology, weight). Throws std::invalid_argument for an unknown method or ranks < 1.
+// on the rack graph weighed for `fidelity` (rack_weight_for). Throws std::invalid_argument for an
+// unknown method or ranks < 1.
 [[nodiscard]] std::vector<std::int32_t> partition_racks(const Topology& topology, std::string_view method, int ranks,
-                                                        RackWeight weight = RackWeight::every_node);
+                                                        Fidelity fidelity = Fidelity::chunk);
 
 // The owner of every LP (node) when rack r is on rank rack_rank[r]. Throws std::invalid_argument if
 // rack_rank does not have one entry per rack or names a rank outside [0, ranks).
