@@ -82,7 +82,8 @@ MemoryEstimate estimate_memory(const models::Scenario& scenario, int ranks) {
 
   add("process (binary, libraries, MPI)", kProcessBytes);
   add("topology (every rank holds all of it)", size.nodes() * sizeof(net::Node) + size.ports * sizeof(net::Port) +
-                                                   size.racks * sizeof(net::Rack) + size.devices * sizeof(net::NodeId));
+                                                   size.racks * sizeof(net::Rack) + size.devices * sizeof(net::NodeId) +
+                                                   size.devices * 3 * sizeof(std::uint32_t));  // fat-tree router's index
   // The records, then at the end one column at a time copied out and, on rank 0, the totals of five.
   add("port counters (every port, every rank)",
       size.ports * (sizeof(net::PortCounters::Record) * 2 + sizeof(std::uint64_t)));

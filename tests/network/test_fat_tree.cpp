@@ -302,4 +302,31 @@ TEST(FatTree, PairsUnderOneLeafOrInOneDomainAreFlowFree) {
   EXPECT_EQ(expect_flow_free_pairs_keep_one_path(build_topology(narrow, RoutingMode::spray)), 96u);
 }
 
+// Path keys (Router::path_key): flows with equal keys take one route, and a pair has no more keys than
+// the routes its flows take, so the analytical fabric's path table holds one entry per route. The most
+// routes of a pair, by hand: a k-ary tree has k/2 between leaves of a pod and (k/2)^2 between pods; the
+// 3:1 two-tier tree of OversubscribedTwoTierCounts has 2 uplinks to one spine, each leaf-spine pair
+// joined by 2 cables, so 2 x 2 between leaves; the 3:1 / 1:1 three-tier tree of
+// OversubscribedThreeTierCounts has 2 uplinks, 4 uplinks per spine and 2 cables from each core to each
+// pod: 2 x 4 x 2 = 16 between pods.
+TEST(FatTree, FlowsWithOnePathKeyTakeOneRouteAndPairsHaveNoMoreKeysThanRoutes) {
+  const struct {
+    ClusterSpec spec;
+    RoutingMode routing;
+    std::size_t most_routes;
+  } cases[] = {
+      {k_ary(4), RoutingMode::ecmp, 4},
+      {k_ary(4), RoutingMode::spray, 4},
+      {k_ary(6), RoutingMode::ecmp, 9},
+      {fat_tree(20, 1, 8, 2, 3), RoutingMode::ecmp, 4},
+      {fat_tree(50, 1, 8, 3, 3, 1), RoutingMode::ecmp, 16},
+  };
+  for (const auto& c : cases) {
+    const PathKeyCounts counts = expect_equal_path_keys_take_one_route(build_topology(c.spec, c.routing), 128);
+    EXPECT_EQ(counts.pairs_with_more_keys_than_routes, 0u);
+    EXPECT_EQ(counts.most_routes, c.most_routes);
+    EXPECT_EQ(counts.most_keys, c.most_routes);
+  }
+}
+
 }  // namespace

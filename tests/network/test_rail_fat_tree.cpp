@@ -92,6 +92,16 @@ TEST(RailFatTree, EveryChunkOfAMessageReachesItsDestinationOverOneCable) {
   EXPECT_GT(expect_one_last_cable(build_topology(rail_tree(8, 4, 16, 2, 2), RoutingMode::spray)), 0u);
 }
 
+// Path keys on a rail tree (Router::path_key): equal keys, one route; no more keys than routes. Between
+// pods of rail_tree(8, 4, 16, 2, 2) a route chooses among the leaf's, the spine's and the core's cables.
+TEST(RailFatTree, FlowsWithOnePathKeyTakeOneRoute) {
+  const PathKeyCounts counts =
+      expect_equal_path_keys_take_one_route(build_topology(rail_tree(8, 4, 16, 2, 2), RoutingMode::ecmp), 128);
+  EXPECT_EQ(counts.pairs_with_more_keys_than_routes, 0u);
+  EXPECT_EQ(counts.most_keys, counts.most_routes);
+  EXPECT_GT(counts.most_routes, 1u);
+}
+
 // Only the devices of one rail in one rail group share a leaf: 4 groups x 4 rails = 16 leaves of 2 NICs,
 // 16 x 2 x 1 ordered pairs. Two rails of one node meet only above the leaves, so they are not flow-free.
 TEST(RailFatTree, OnlyTheDevicesOfOneRailLeafAreFlowFree) {

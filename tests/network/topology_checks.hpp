@@ -229,6 +229,42 @@ inline std::size_t expect_flow_free_pairs_keep_one_path(const Topology& t, std::
   return flow_free;
 }
 
+// Router::path_key's contract over `flows` flows of every ordered pair of devices: flows of a pair with
+// equal keys take the same ports (at chunk 0, as the analytical fabric routes them). The counts let a
+// caller check that the keys are no finer than the routes (a key per flow would pass the contract).
+struct PathKeyCounts {
+  std::size_t pairs_with_more_keys_than_routes = 0;
+  std::size_t most_routes = 0;  // the most distinct routes any pair's flows took
+  std::size_t most_keys = 0;    // the most distinct keys any pair's flows had
+};
+inline PathKeyCounts expect_equal_path_keys_take_one_route(const Topology& t, std::uint64_t flows = 64) {
+  PathKeyCounts counts;
+  const auto n = static_cast<std::uint32_t>(t.device_count());
+  for (std::uint32_t s = 0; s < n; ++s) {
+    for (std::uint32_t d = 0; d < n; ++d) {
+      if (s == d) continue;
+      std::map<std::uint64_t, std::vector<PortIndex>> route_of_key;
+      std::set<std::vector<PortIndex>> routes;
+      for (std::uint64_t i = 0; i < flows; ++i) {
+        const std::uint64_t flow = i * 0x9E3779B97F4A7C15ULL + 7;
+        const Route r = route(t, s, d, flow, 0);
+        const std::uint64_t key = t.router->path_key(t.devices[s], t.devices[d], flow);
+        const auto [at, fresh] = route_of_key.emplace(key, r.ports);
+        if (!r.reached || (!fresh && at->second != r.ports)) {
+          ADD_FAILURE() << "device " << s << " -> " << d << ": flow " << flow << " has the path key " << key
+                        << " of an earlier flow but takes another route";
+          return counts;
+        }
+        routes.insert(r.ports);
+      }
+      if (route_of_key.size() > routes.size()) ++counts.pairs_with_more_keys_than_routes;
+      counts.most_routes = std::max(counts.most_routes, routes.size());
+      counts.most_keys = std::max(counts.most_keys, route_of_key.size());
+    }
+  }
+  return counts;
+}
+
 // No switch is idle: spraying chunks between a spread of endpoint pairs crosses every switch, so each
 // has a cabled port that carries a route.
 inline void expect_every_switch_carries_traffic(const Topology& t) {

@@ -18,8 +18,8 @@ unsigned bits_for(std::size_t devices) {
   return bits;
 }
 
-bool holds(const FlowPathCache::Path& entry, NodeId src, NodeId dst, std::uint64_t flow) noexcept {
-  return entry.src == src && entry.dst == dst && entry.flow == flow;
+bool holds(const FlowPathCache::Path& entry, NodeId src, NodeId dst, std::uint64_t key) noexcept {
+  return entry.src == src && entry.dst == dst && entry.key == key;
 }
 }  // namespace
 
@@ -32,14 +32,15 @@ FlowPathCache::Path* FlowPathCache::lookup(NodeId src, NodeId dst, std::uint64_t
     bits_ = bits_for(topology_.device_count());
     paths_.resize((std::size_t{1} << bits_) * kWays);
   }
-  // A pair whose every flow takes the same ports keeps one entry, under flow 0: a pipeline's or a
-  // context-parallel ring's transfers each have a flow of their own and would otherwise each miss.
-  if (topology_.router->flow_free(src, dst)) flow = 0;
-  const std::uint64_t key = ((static_cast<std::uint64_t>(src) << 32 | dst) ^ (flow * 0xC2B2'AE3D'27D4'EB4FULL)) *
+  // Entries are keyed by the router's path key rather than the flow: a pipeline's or a context-parallel
+  // ring's transfers each have a flow of their own and would otherwise each miss, while they take one of
+  // the few paths the routing offers the pair (one for a flow-free pair).
+  const std::uint64_t path_key = topology_.router->path_key(src, dst, flow);
+  const std::uint64_t hash = ((static_cast<std::uint64_t>(src) << 32 | dst) ^ (path_key * 0xC2B2'AE3D'27D4'EB4FULL)) *
                             0x9E37'79B9'7F4A'7C15ULL;
-  Path* const set = &paths_[(key >> (64 - bits_)) * kWays];
-  if (holds(set[0], src, dst, flow)) return set[0].hops == 0 ? nullptr : &set[0];
-  if (holds(set[1], src, dst, flow)) {
+  Path* const set = &paths_[(hash >> (64 - bits_)) * kWays];
+  if (holds(set[0], src, dst, path_key)) return set[0].hops == 0 ? nullptr : &set[0];
+  if (holds(set[1], src, dst, path_key)) {
     std::swap(set[0], set[1]);  // the one used last first
     return set[0].hops == 0 ? nullptr : &set[0];
   }
@@ -48,7 +49,7 @@ FlowPathCache::Path* FlowPathCache::lookup(NodeId src, NodeId dst, std::uint64_t
   Path path;
   path.src = src;
   path.dst = dst;
-  path.flow = flow;
+  path.key = path_key;
   path.bottleneck = std::numeric_limits<double>::infinity();
   std::uint32_t hops = 0;
   walk_route(topology_, src, dst, topology_.router->start(src, dst, flow, 0), [&](std::uint32_t id, const Port& port) {

@@ -4,7 +4,8 @@
 // steps to the same neighbour on the same flow), and walking the route for every message (the router's
 // arithmetic and hashes at each hop) cost about 900 instructions of a ring message's 1,400 in the fabric.
 // Routers are stateless (router.hpp), so a hit and a miss give the same path, and a rank's senders share
-// one table.
+// one table. Entries are keyed by the router's path key (Router::path_key), so the flows of a pair that
+// take the same ports share one entry.
 //
 // An entry is two adjacent cache lines: the key, the path's latency and bottleneck and up to kMaxHops
 // port ids in the first; in the second, each hop's serialization time for the size of the last message
@@ -37,7 +38,7 @@ class FlowPathCache {
   struct alignas(128) Path {
     std::uint32_t src = 0xFFFF'FFFFu;  // device nodes; src = all ones: an empty slot
     std::uint32_t dst = 0;
-    std::uint64_t flow = 0;
+    std::uint64_t key = 0;             // the router's path key (Router::path_key) of the flows it serves
     pdes::SimTime latency = 0;
     double bottleneck = 0;
     std::uint32_t hops = 0;  // 0 with src set: longer than kMaxHops, not kept

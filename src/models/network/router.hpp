@@ -1,7 +1,8 @@
 #pragma once
 // Routing: which output port a chunk takes at each node. Routers are topology-specific arithmetic
-// (no tables), deterministic, and stateless apart from the small RouteTag each chunk carries, so the
-// same chunk takes the same path on any rank.
+// (no routing tables; at most a precomputed index of where each device sits), deterministic, and
+// stateless apart from the small RouteTag each chunk carries, so the same chunk takes the same path on
+// any rank.
 //
 // Contract: all chunks of one message (same src, dst and flow, any chunk index) reach `dst` over the
 // same cable, even where they are sprayed or detoured on the way. The chunk fabric relies on it: the node
@@ -42,6 +43,15 @@ class Router {
   // the analytical fabric's path table then keeps one entry for the pair instead of one per flow
   // (flow_path_cache.hpp). False is always correct; true only where the routing makes it so.
   [[nodiscard]] virtual bool flow_free(std::uint32_t /*src*/, std::uint32_t /*dst*/) const { return false; }
+  // A key of the route that flow `flow` (chunk 0) takes from device node `src` to device node `dst`:
+  // two flows of the pair with equal keys take the same ports. The analytical fabric's path table keys
+  // its entries by it, so that the flows of a pair share the few paths the routing offers it instead of
+  // each walking its own (a pipeline's and a context-parallel ring's transfers each have a flow of their
+  // own). By default the flow itself, and 0 for every flow of a flow-free pair; a router may map flows
+  // to fewer keys where it knows what of the flow its choices use.
+  [[nodiscard]] virtual std::uint64_t path_key(std::uint32_t src, std::uint32_t dst, std::uint64_t flow) const {
+    return flow_free(src, dst) ? 0 : flow;
+  }
 };
 
 // A well-mixed 64-bit hash of up to four values (for ECMP and spraying entropy).
