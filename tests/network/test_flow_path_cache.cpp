@@ -2,7 +2,6 @@
 // hop by hop: the same ports, latency and bottleneck on a miss and on a hit, for every ordered pair of
 // devices and many flows (enough that entries are replaced), and no entry for paths longer than it keeps.
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -16,8 +15,6 @@
 #include "models/network/degraded_links.hpp"
 #include "models/network/flow_path_cache.hpp"
 #include "models/network/output_port.hpp"
-#include "models/network/path.hpp"
-#include "models/network/port_counters.hpp"
 #include "topology_checks.hpp"
 
 namespace {
@@ -212,53 +209,6 @@ TEST(FlowPathCache, SizedPathsSerializeEachHopAtItsPortsBandwidth) {
     }
   }
   EXPECT_GT(bottleneck_not_first, 0u);  // the degraded cables do make the hops differ
-}
-
-// charge_route through the table (closed-form collectives in analytical fidelity) charges what walking
-// the route charges: every port of the router's route gets the batches' bytes, their messages and their
-// serialization at that port's bandwidth, worked out here from the route; no other port gets anything.
-// Degraded cables make the hops of a route differ in bandwidth.
-TEST(FlowPathCache, ChargeRouteThroughTheTableChargesTheRoutersPorts) {
-  ClusterSpec c = fat_tree(16, 4, 8, 3);
-  with_scale_up(c, ScaleUpKind::nvswitch, 4);
-  Topology t = build_topology(c, RoutingMode::ecmp);
-  std::vector<DegradedLink> degraded;
-  for (std::uint32_t port = 0; port < t.ports.size(); port += 5) degraded.push_back({port, 0.25 + 0.15 * (port % 4)});
-  degrade_links(t, degraded);
-  const std::array<MessageBatch, 2> batches{MessageBatch{1'000'003, 3}, MessageBatch{4'097, 2}};
-  const std::uint64_t bytes = 3 * 1'000'003 + 2 * 4'097;
-  FlowPathCache cache(t);
-  const auto n = static_cast<std::uint32_t>(t.device_count());
-  for (std::uint64_t flow = 0; flow < 3; ++flow) {
-    for (std::uint32_t s = 0; s < n; ++s) {
-      for (std::uint32_t d = 0; d < n; ++d) {
-        if (s == d) continue;
-        const std::uint64_t label = (flow << 32) | (s * 7u + d);
-        PortCounters walked(t.ports.size()), tabled(t.ports.size());
-        charge_route(t, walked, nullptr, t.devices[s], t.devices[d], label, batches);
-        if (flow == 1) (void)cache.find(t.devices[s], t.devices[d], label);  // kept before the charge, or not
-        charge_route(t, tabled, &cache, t.devices[s], t.devices[d], label, batches);
-        std::vector<std::uint64_t> want_bytes(t.ports.size(), 0), want_busy(t.ports.size(), 0),
-            want_messages(t.ports.size(), 0);
-        const Route r = route(t, s, d, label);
-        ASSERT_TRUE(r.reached);
-        for (std::size_t h = 0; h < r.hops(); ++h) {
-          const std::uint32_t id = t.port_id(r.nodes[h], r.ports[h]);
-          want_bytes[id] = bytes;
-          want_messages[id] = 5;
-          want_busy[id] = 3 * serialization_time(1'000'003, t.ports[id].bandwidth) +
-                          2 * serialization_time(4'097, t.ports[id].bandwidth);
-        }
-        ASSERT_EQ(tabled.bytes(), want_bytes) << s << " -> " << d << " flow " << flow;
-        ASSERT_EQ(tabled.busy(), want_busy) << s << " -> " << d << " flow " << flow;
-        ASSERT_EQ(tabled.chunks(), want_messages) << s << " -> " << d << " flow " << flow;
-        ASSERT_EQ(walked.bytes(), want_bytes);
-        ASSERT_EQ(walked.busy(), want_busy);
-        ASSERT_EQ(walked.chunks(), want_messages);
-      }
-    }
-  }
-  EXPECT_GT(cache.walks(), 0u);
 }
 
 }  // namespace

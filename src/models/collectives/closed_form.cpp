@@ -36,9 +36,8 @@ void ClosedFormMachine::begin(network::DeviceLp& device, Outbox& out) {
     if (t.leg != Leg::to_device)
       network::charge_scale_up_cable(*net.topology, net.counters, device.node(), t.leg == Leg::into_switch, t.batches);
     else
-      network::charge_route(*net.topology, net.counters, net.fabric->path_table(), device.node(),
-                            net.topology->devices[t.dst_device], (static_cast<std::uint64_t>(key_) << 32) | t.channel,
-                            t.batches);
+      network::charge_route(*net.topology, net.counters, device.node(), net.topology->devices[t.dst_device],
+                            (static_cast<std::uint64_t>(key_) << 32) | t.channel, t.batches);
   }
   if (rank_ != 0) {
     out.send(device, leader_, 0, 0, kArrived);

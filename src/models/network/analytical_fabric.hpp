@@ -14,7 +14,6 @@ class AnalyticalFabric final : public Fabric {
   explicit AnalyticalFabric(NetworkContext& context) : context_(context), paths_(*context.topology) {}
   void send(NetworkNodeLp& source, const Message& message) override;
   void on_event(NetworkNodeLp& node, const pdes::Event& event) override;
-  [[nodiscard]] FlowPathCache* path_table() noexcept override { return &paths_; }
 
  private:
   NetworkContext& context_;

@@ -18,8 +18,6 @@ namespace rackscale::models::network {
 
 class NetworkNodeLp;
 
-class FlowPathCache;
-
 class Fabric {
  public:
   virtual ~Fabric() = default;
@@ -31,9 +29,6 @@ class Fabric {
   virtual void send(NetworkNodeLp& source, const Message& message) = 0;
   // A network event (kChunkArrival, kMessageArrival) at any node.
   virtual void on_event(NetworkNodeLp& node, const pdes::Event& event) = 0;
-  // The rank's table of paths where the fabric keeps one (analytical fidelity), for charging the
-  // traffic of closed-form collectives (charge_route) without walking each route; nullptr otherwise.
-  [[nodiscard]] virtual FlowPathCache* path_table() noexcept { return nullptr; }
 };
 
 struct NetworkContext;

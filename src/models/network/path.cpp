@@ -6,7 +6,6 @@
 
 #include <fmt/format.h>
 
-#include "models/network/flow_path_cache.hpp"
 #include "models/network/output_port.hpp"
 
 namespace rackscale::models::network {
@@ -27,8 +26,8 @@ PathFigures path_figures(const Topology& topology, NodeId src, NodeId dst, std::
   return f;
 }
 
-void charge_route(const Topology& topology, PortCounters& counters, FlowPathCache* paths, NodeId src, NodeId dst,
-                  std::uint64_t flow, std::span<const MessageBatch> batches) {
+void charge_route(const Topology& topology, PortCounters& counters, NodeId src, NodeId dst, std::uint64_t flow,
+                  std::span<const MessageBatch> batches) {
   if (src == dst || batches.empty()) return;
   std::uint64_t bytes = 0, messages = 0;
   for (const MessageBatch& b : batches) {
@@ -38,19 +37,14 @@ void charge_route(const Topology& topology, PortCounters& counters, FlowPathCach
   // Serialization time of all the batches at a port's bandwidth; the ports of a route mostly share one.
   double bandwidth = 0;
   pdes::SimTime busy = 0;
-  const auto charge = [&](std::uint32_t id, const Port& port) {
+  walk_route(topology, src, dst, topology.router->start(src, dst, flow, 0), [&](std::uint32_t id, const Port& port) {
     if (port.bandwidth != bandwidth) {
       bandwidth = port.bandwidth;
       busy = 0;
       for (const MessageBatch& b : batches) busy += serialization_time(b.bytes, bandwidth) * b.count;
     }
     counters.charge(id, bytes, busy, messages);
-  };
-  if (const FlowPathCache::Path* path = paths != nullptr ? paths->find(src, dst, flow) : nullptr) {
-    for (std::uint32_t hop = 0; hop < path->hops; ++hop) charge(path->ports[hop], topology.ports[path->ports[hop]]);
-    return;
-  }
-  walk_route(topology, src, dst, topology.router->start(src, dst, flow, 0), charge);
+  });
 }
 
 void charge_scale_up_cable(const Topology& topology, PortCounters& counters, NodeId device, bool into_switch,

@@ -40,8 +40,6 @@ struct PathFigures {
 // a routing loop.
 [[nodiscard]] PathFigures path_figures(const Topology& topology, NodeId src, NodeId dst, std::uint64_t flow);
 
-class FlowPathCache;
-
 // `count` messages of `bytes` each.
 struct MessageBatch {
   std::uint64_t bytes = 0;
@@ -50,11 +48,9 @@ struct MessageBatch {
 
 // Charges the messages of `batches`, of `flow` from device node `src` to device node `dst`, to every
 // port of the route, as the analytical fabric records each message it carries (bytes and serialization
-// time per message, no queueing), without carrying them. The route's ports come from `paths` where it is
-// given and keeps the route, and from walking the router otherwise. Throws std::logic_error on a routing
-// loop.
-void charge_route(const Topology& topology, PortCounters& counters, FlowPathCache* paths, NodeId src, NodeId dst,
-                  std::uint64_t flow, std::span<const MessageBatch> batches);
+// time per message, no queueing), without carrying them. Throws std::logic_error on a routing loop.
+void charge_route(const Topology& topology, PortCounters& counters, NodeId src, NodeId dst, std::uint64_t flow,
+                  std::span<const MessageBatch> batches);
 
 // NVLink SHARP traffic (switch_multimem.hpp) crosses one cable: charges the messages of `batches` to the
 // port of device node `device` into its scale-up switch (`into_switch`), or to the switch's port towards
