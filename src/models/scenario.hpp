@@ -75,4 +75,11 @@ struct Scenario {
   [[nodiscard]] std::string locate(const std::string& key_path) const;
 };
 
+// Why replica 0 of `scenario`'s training job could not stand for every data-parallel replica
+// (workload.simulated_replicas: one; docs/models.md, "One replica for all"), or empty when it can as far
+// as the config tells: a fabric without contention, the collectives in closed form (a data-parallel call
+// is then the only meeting of replicas), no per-device or per-link variability, and expert groups inside
+// one replica. Where the replicas sit in the topology is checked once it is built (sim/one_replica.hpp).
+[[nodiscard]] std::string one_replica_refusal(const Scenario& scenario);
+
 }  // namespace rackscale::models

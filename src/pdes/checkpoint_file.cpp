@@ -20,7 +20,7 @@
 namespace rackscale::pdes {
 namespace {
 constexpr std::array<char, 8> kMagic{'R', 'S', 'C', 'K', 'P', 'T', '0', '1'};
-constexpr std::uint32_t kFormatVersion = 1;
+constexpr std::uint32_t kFormatVersion = 2;
 constexpr int kSizeTag = 71, kBytesTag = 72;
 // States move between ranks in pieces an MPI count (int) can hold.
 constexpr std::size_t kPiece = std::size_t{1} << 30;

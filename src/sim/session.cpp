@@ -13,6 +13,7 @@
 #include "models/network/network_lps.hpp"
 #include "models/network/rack_graph.hpp"
 #include "partition/partitioner.hpp"
+#include "sim/one_replica.hpp"
 
 namespace rackscale::sim {
 
@@ -32,7 +33,8 @@ RackPlacement place_racks(const boost::mpi::communicator& comm, const net::Topol
   RackPlacement placement{options.partition.empty() ? scenario.simulation.partition : options.partition, {}};
   (void)partition::make_partitioner(placement.method);
   if (comm.rank() == 0)
-    placement.rack_rank = net::partition_racks(topology, placement.method, comm.size(), scenario.network.fidelity);
+    placement.rack_rank = net::partition_racks(topology, placement.method, comm.size(), scenario.network.fidelity,
+                                               replica_mirror_of(scenario));
   boost::mpi::broadcast(comm, placement.rack_rank, 0);
   return placement;
 }
@@ -59,7 +61,7 @@ Session::Session(const boost::mpi::communicator& comm, const models::Scenario& s
 
 net::PartitionReport Session::partition_report() const {
   return net::partition_report(topology_, placement_.method, placement_.rack_rank, comm_.size(),
-                               scenario_.network.fidelity);
+                               scenario_.network.fidelity, replica_mirror_of(scenario_));
 }
 
 pdes::CheckpointIdentity Session::checkpoint_identity(std::string_view kind) const {
@@ -84,7 +86,7 @@ pdes::EngineStats Session::run(Workload& workload, const EngineRun& engine_run) 
   if (!engine_run.quiet) phase(fmt::format("building the LPs of {} devices and their network", devices));
   pdes::EngineOptions engine_options = engine_options_for(scenario_, options_);
   pdes::Engine engine(comm_, net::lp_rank_map(topology_, placement_.rack_rank, comm_.size()), engine_options);
-  net::NetworkContext network(topology_, scenario_.network);
+  net::NetworkContext network(topology_, scenario_.network, workload.mirror());
   net::add_network_lps(engine, network, [&workload](std::uint32_t device) { return workload.make_device(device); });
   engine.set_work_gauge([&workload] { return workload.work(); });
 

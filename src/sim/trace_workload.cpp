@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "models/collectives/collective_engine.hpp"
+#include "models/network/idle_device.hpp"
 #include "models/network/network_lps.hpp"
 #include "models/network/rack_graph.hpp"
 #include "pdes/error.hpp"
@@ -145,12 +146,6 @@ void check_point_to_point(const boost::mpi::communicator& comm, const wl::TraceW
   }
 }
 
-// A device no trace maps to: it does nothing, so a checkpoint has nothing of it to save.
-class IdleDevice final : public net::DeviceBehaviour {
- public:
-  [[nodiscard]] bool checkpointable() const override { return true; }
-};
-
 // The per-traced-rank figures, in declaration order: the row of traced rank r is recorded by the rank
 // that replayed it (zero elsewhere), so that a sum over ranks is that rank's figure.
 struct RankFigure {
@@ -211,7 +206,7 @@ TraceWorkload::TraceWorkload(Session& session, const TraceReader& read, TraceObs
 
 std::unique_ptr<net::DeviceBehaviour> TraceWorkload::make_device(std::uint32_t device) {
   const auto program = programs_.find(device);
-  if (program == programs_.end()) return std::make_unique<IdleDevice>();  // traced by no one
+  if (program == programs_.end()) return std::make_unique<net::IdleDevice>();  // traced by no one
   const models::Scenario& scenario = session_.scenario();
   auto replay = std::make_unique<wl::TraceDevice>(
       program->second, models::collectives::make_collective_engine(scenario.cluster, session_.topology(),

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
+
+#include <boost/mpi/collectives/all_gather.hpp>
+#include <boost/serialization/vector.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -9,12 +13,14 @@
 #include "models/collectives/collective_engine.hpp"
 #include "models/memory/memory_check.hpp"
 #include "models/network/cabling.hpp"
+#include "models/network/idle_device.hpp"
 #include "models/power/cluster_energy.hpp"
 #include "models/tco/hardware_inventory.hpp"
 #include "models/tco/tco_settings.hpp"
 #include "pdes/error.hpp"
 #include "pdes/rank_reduce.hpp"
 #include "sim/critical_path.hpp"
+#include "sim/one_replica.hpp"
 #include "sim/training_goodput.hpp"
 
 namespace rackscale::sim {
@@ -116,9 +122,19 @@ TrainingWorkload::TrainingWorkload(Session& session, TrainingTrace& trace, Train
   report_.hardware_flops = plan_.hardware_flops;
   report_.parameters = plan_.parameters;
   report_.active_parameters = plan_.active_parameters;
+  if (session.scenario().workload.training.simulated_replicas == wl::SimulatedReplicas::one) {
+    session.phase("checking that the data-parallel replicas are placed alike");
+    mirror_ = one_replica_mirror(l, cluster, session.topology());
+    spdlog::info("one replica for all: the {} devices of replica 0 act for the {} data-parallel replicas",
+                 l.devices() / l.data(), l.data());
+  }
 }
 
 std::unique_ptr<net::DeviceBehaviour> TrainingWorkload::make_device(std::uint32_t device) {
+  if (!mirror_.simulated(device)) {
+    idle_.push_back(device);
+    return std::make_unique<net::IdleDevice>();
+  }
   const models::Scenario& scenario = session_.scenario();
   auto executor = std::make_unique<acc::DeviceExecutor>(
       indexes_[plan_.layout.role_of(device)],
@@ -150,7 +166,46 @@ const std::vector<std::uint64_t>& TrainingWorkload::port_busy(const FinishedRun&
   return port_busy_;
 }
 
+void TrainingWorkload::collect_device_stats(const boost::mpi::communicator& comm) {
+  device_stats_.clear();
+  for (const auto& [device, executor] : executors_) device_stats_.emplace_back(device, &executor->stats());
+  if (mirror_.replicas() == 1) return;
+  // Each simulated device's statistics as one row of words: device, breakdown, bytes, iteration ends.
+  std::vector<std::uint64_t> mine;
+  for (const auto& [device, stats] : device_stats_) {
+    const acc::TimeBreakdown& b = stats->breakdown;
+    mine.insert(mine.end(), {device, b.forward, b.backward, b.recompute, b.optimizer, b.other_compute,
+                             b.exposed_communication, b.pipeline_bubble, b.idle, stats->pipeline_bytes,
+                             stats->context_bytes, stats->iteration_end.size()});
+    mine.insert(mine.end(), stats->iteration_end.begin(), stats->iteration_end.end());
+  }
+  std::vector<std::vector<std::uint64_t>> all;
+  boost::mpi::all_gather(comm, mine, all);
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  std::vector<std::size_t> slot(plan_.layout.devices(), kNone);
+  twin_stats_.clear();
+  for (const auto& rows : all)
+    for (std::size_t at = 0; at < rows.size();) {
+      const std::uint64_t* w = &rows[at];
+      acc::DeviceStats stats;
+      stats.breakdown = {w[1], w[2], w[3], w[4], w[5], w[6], w[7], w[8]};
+      stats.pipeline_bytes = w[9];
+      stats.context_bytes = w[10];
+      stats.iteration_end.assign(w + 12, w + 12 + w[11]);
+      slot[w[0]] = twin_stats_.size();
+      twin_stats_.push_back(std::move(stats));
+      at += 12 + w[11];
+    }
+  for (const std::uint32_t device : idle_) {
+    const std::size_t s = slot[mirror_.origin(device)];
+    if (s == kNone) throw std::logic_error(fmt::format("one-replica run: no statistics for device {}'s twin", device));
+    device_stats_.emplace_back(device, &twin_stats_[s]);
+  }
+  std::sort(device_stats_.begin(), device_stats_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
 void TrainingWorkload::record(const FinishedRun& run, pdes::StatisticRegistry& registry) {
+  collect_device_stats(run.comm);
   const std::uint32_t iterations = session_.scenario().workload.training.iterations;
   const std::uint32_t stages = plan_.layout.pipeline();
   auto ends = registry.values("iteration_end_ps", "ps", "when the last device finished each iteration",
@@ -165,8 +220,8 @@ void TrainingWorkload::record(const FinishedRun& run, pdes::StatisticRegistry& r
   for (const BreakdownPart& part : kParts)
     parts.push_back(registry.values(part.statistic, "ps", "device time summed per pipeline stage, before the drain",
                                     pdes::Combine::sum, stages));
-  for (const auto& [device, executor] : executors_) {
-    const acc::DeviceStats& s = executor->stats();
+  for (const auto& [device, stats] : device_stats_) {
+    const acc::DeviceStats& s = *stats;
     if (s.iteration_end.size() < iterations) unfinished.record(1);
     for (std::size_t i = 0; i < s.iteration_end.size(); ++i) ends.record(s.iteration_end[i], i);
     const std::size_t stage = plan_.layout.role_of(device);
@@ -184,10 +239,12 @@ void TrainingWorkload::record(const FinishedRun& run, pdes::StatisticRegistry& r
                                 row.size());
     auto longest = registry.values(names.longest, "ps", "the longest collective call by kind", pdes::Combine::max,
                                    row.size());
+    // In a one-replica run each call here stands for as many calls as there are replicas.
+    const std::uint64_t copies = mirror_.replicas();
     for (std::size_t k = 0; k < row.size(); ++k) {
-      calls.record(row[k].calls, k);
-      bytes.record(row[k].bytes, k);
-      time.record(row[k].time, k);
+      calls.record(copies * row[k].calls, k);
+      bytes.record(copies * row[k].bytes, k);
+      time.record(copies * row[k].time, k);
       longest.record(row[k].longest, k);
     }
   }
@@ -221,13 +278,13 @@ void TrainingWorkload::finish(const FinishedRun& run, const pdes::ReducedStatist
   const std::uint32_t stages = layout.pipeline();
   const auto drain = stages > 1 ? &acc::TimeBreakdown::pipeline_bubble : &acc::TimeBreakdown::idle;
   std::vector<wl::DeviceRun> local;
-  local.reserve(executors_.size());
-  for (const auto& [device, executor] : executors_) {
-    const auto& s = executor->stats();
+  local.reserve(device_stats_.size());
+  for (const auto& [device, stats] : device_stats_) {
+    const auto& s = *stats;
     wl::DeviceRun row{device, s.breakdown, s.iteration_end, s.pipeline_bytes, s.context_bytes};
     const pdes::SimTime done = s.iteration_end.empty() ? 0 : s.iteration_end.back();
     row.breakdown.*drain += run_end - done;
-    if (run_end > done)
+    if (run_end > done && mirror_.simulated(device))  // a device that ran has a trace
       trace_.recorder(device).wait(stages > 1 ? acc::WaitCause::pipeline_bubble : acc::WaitCause::idle, acc::kNoOp,
                                    iterations - 1, done, run_end);
     local.push_back(std::move(row));
@@ -302,7 +359,7 @@ void TrainingWorkload::meter_energy(const FinishedRun& run) {
   const std::vector<std::uint64_t>& port_busy = this->port_busy(run);
   std::vector<std::pair<std::uint32_t, power::AcceleratorActivity>> devices;
   // The accelerator model does not split compute- from memory-bound time: all of it is compute-bound.
-  for (const auto& [device, executor] : executors_) devices.push_back({device, {executor->stats().breakdown.compute(), 0}});
+  for (const auto& [device, stats] : device_stats_) devices.push_back({device, {stats->breakdown.compute(), 0}});
   std::sort(devices.begin(), devices.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<net::NodeId> switches;
   for (net::NodeId node = 0; node < topology.nodes.size(); ++node)

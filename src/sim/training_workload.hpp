@@ -36,6 +36,7 @@ class TrainingWorkload final : public Workload {
 
   [[nodiscard]] std::string_view kind() const override { return "training"; }
   [[nodiscard]] std::unique_ptr<models::network::DeviceBehaviour> make_device(std::uint32_t device) override;
+  [[nodiscard]] models::network::ReplicaMirror mirror() const override { return mirror_; }
   [[nodiscard]] pdes::WorkDone work() const override;
   void save(pdes::CheckpointWriter& out) override { out & tallies_; }
   void load(pdes::CheckpointReader& in) override { in & tallies_; }
@@ -51,6 +52,9 @@ class TrainingWorkload final : public Workload {
 
  private:
   void meter_energy(const FinishedRun& run);
+  // Collective: the statistics of every device this rank owns, by device: its executor's, or in a
+  // one-replica run, for a device that did not run, its twin's in replica 0 (gathered from the ranks).
+  void collect_device_stats(const boost::mpi::communicator& comm);
   // Every port's busy time summed over ranks (a message's ports are counted by the rank that sent it):
   // a per-port table, not a figure, reduced as one vector the first time it is asked for (collective).
   const std::vector<std::uint64_t>& port_busy(const FinishedRun& run);
@@ -65,6 +69,12 @@ class TrainingWorkload final : public Workload {
   // One layout cache for the rank's engines: each group's member list is analysed once per rank.
   std::shared_ptr<models::collectives::MemberLayouts> layouts_;
   std::vector<std::pair<std::uint32_t, const models::accelerator::DeviceExecutor*>> executors_;  // this rank's, by device
+  // One-replica runs (one_replica.hpp): replica 0 acts for the others, whose devices here are idle.
+  models::network::ReplicaMirror mirror_;
+  std::vector<std::uint32_t> idle_;  // this rank's devices acted for by their twins, in increasing order
+  // collect_device_stats(): every device this rank owns, by device, and the twins' statistics it points into.
+  std::vector<std::pair<std::uint32_t, const models::accelerator::DeviceStats*>> device_stats_;
+  std::vector<models::accelerator::DeviceStats> twin_stats_;
   models::workload::TrainingReport report_;
   std::optional<pdes::SimTime> perfect_iteration_;
   std::vector<std::uint64_t> port_busy_;  // port_busy()'s table, empty until reduced

@@ -23,6 +23,7 @@
 
 #include "models/network/device_lp.hpp"
 #include "models/network/port_counters.hpp"
+#include "models/network/replica_mirror.hpp"
 #include "models/network/topology.hpp"
 #include "pdes/checkpoint.hpp"
 #include "pdes/engine.hpp"
@@ -54,6 +55,9 @@ class Workload {
   [[nodiscard]] virtual std::string_view kind() const = 0;
   // The behaviour of `device`, one of this rank's; called once per local device, in increasing order.
   [[nodiscard]] virtual std::unique_ptr<models::network::DeviceBehaviour> make_device(std::uint32_t device) = 0;
+  // Which devices act for others (network/replica_mirror.hpp): a one-replica run's; the identity (every
+  // device simulated) by default. make_device is still called for every local device.
+  [[nodiscard]] virtual models::network::ReplicaMirror mirror() const { return {}; }
   // This rank's work done and planned (pdes/progress.hpp), read by the progress monitor while running.
   [[nodiscard]] virtual pdes::WorkDone work() const = 0;
   // The rank's state outside its LPs (the session saves its port counters itself).

@@ -319,6 +319,14 @@ models::SimulationSpec read_simulation(const ConfigNode* node, models::WorkloadK
   return s;
 }
 
+// workload.simulated_replicas: one, where the config alone tells that replica 0 cannot stand for the others.
+void check_one_replica(const models::Scenario& scenario) {
+  if (scenario.workload.training.simulated_replicas != models::workload::SimulatedReplicas::one) return;
+  if (const std::string why = models::one_replica_refusal(scenario); !why.empty())
+    throw ConfigError(scenario.locate("workload.simulated_replicas") + "workload.simulated_replicas: one: " + why +
+                      "; use all");
+}
+
 }  // namespace
 
 models::Scenario load_scenario(const std::string& path, const std::vector<std::string>& overrides) {
@@ -360,6 +368,7 @@ models::Scenario load_scenario(const std::string& path, const std::vector<std::s
   if (const ConfigEntry* degraded = r.require("cluster").find("degraded_links"))
     scenario.cluster.degraded_links =
         read_degraded_links(degraded->value, "cluster.degraded_links", scenario.cluster, locations);
+  if (scenario.workload.kind == models::WorkloadKind::training) check_one_replica(scenario);
   scenario.simulation = read_simulation(r.find("simulation"), scenario.workload.kind, locations);
   scenario.tco = read_tco(r.find("tco"), scenario.cluster, locations);
   // cluster.storage (read here: the cluster's spec is the network's) and goodput: the run-level model's.

@@ -265,6 +265,9 @@ wl::TrainingSpec read_training(const MapReader& r, const models::network::Cluste
   });
   if (const ConfigNode* n = r.find("variability"))
     t.variability = read_variability(*n, r.path_of("variability"), cluster.devices(), locations);
+  t.simulated_replicas = r.optional("simulated_replicas", t.simulated_replicas, [](const ConfigNode& v, const std::string& p) {
+    return read_enum<wl::SimulatedReplicas>(v, p, {{"all", wl::SimulatedReplicas::all}, {"one", wl::SimulatedReplicas::one}});
+  });
   // Relations between values (divisibility, group sizes) are the layout's to check; its messages start
   // with the key path, which locates them.
   try {
@@ -494,7 +497,7 @@ const std::vector<TypeKeys>& type_keys() {
        models::WorkloadKind::collective,
        {"op", "min_bytes", "max_bytes", "step_factor", "step_bytes", "data_type", "redop", "root", "devices",
         "algorithm", "channels"}},
-      {"training", models::WorkloadKind::training, {"model", "parallel", "stack", "iterations", "memory", "variability"}},
+      {"training", models::WorkloadKind::training, {"model", "parallel", "stack", "iterations", "memory", "variability", "simulated_replicas"}},
       {"trace", models::WorkloadKind::trace, {"format", "files", "rank_map", "mapping", "control_dependencies", "cpu_ops"}},
   };
   return table;

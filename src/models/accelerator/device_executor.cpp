@@ -201,8 +201,7 @@ void DeviceExecutor::start_op(network::DeviceLp& device, OpIndex i) {
     }
     case OpKind::send: {
       in_flight_.push_back({i, {now, blocker_}});
-      point_to_point_.send(device, role_->peer(op.peer, op), op.bytes,
-                           (static_cast<std::uint64_t>(device.device()) << 32) | op.match, pipeline_tag(pipeline_tag_of(op)), i);
+      point_to_point_.send(device, role_->peer(op.peer, op), op.bytes, op.match, pipeline_tag(pipeline_tag_of(op)), i);
       (is_pipeline_peer(op.peer) ? stats_.pipeline_bytes : stats_.context_bytes) += op.bytes;
       break;
     }

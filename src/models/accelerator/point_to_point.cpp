@@ -53,10 +53,10 @@ void PointToPoint::TagTable::clear() noexcept {
   hashed_.clear();
 }
 
-void PointToPoint::send(network::DeviceLp& device, std::uint32_t peer, std::uint64_t bytes, std::uint64_t flow,
+void PointToPoint::send(network::DeviceLp& device, std::uint32_t peer, std::uint64_t bytes, std::uint32_t label,
                         std::uint64_t tag, OpIndex op) {
   waiting_ack_.insert(tag | kAckBit, op);
-  device.send_message(peer, bytes, flow, tag);
+  device.send_own_message(peer, bytes, label, tag);
 }
 
 bool PointToPoint::receive(std::uint64_t tag, OpIndex op) {

@@ -25,9 +25,10 @@ class PointToPoint {
   // Bit 39 of a point-to-point tag: the acknowledgement of the transfer with the other bits.
   static constexpr std::uint64_t kAckBit = std::uint64_t{1} << 39;
 
-  // Op `op` sends `bytes` to device `peer` on flow `flow` with `tag` (pipeline_tag of the transfer's match
-  // id); it completes when on_delivery returns it, on the acknowledgement.
-  void send(network::DeviceLp& device, std::uint32_t peer, std::uint64_t bytes, std::uint64_t flow, std::uint64_t tag,
+  // Op `op` sends `bytes` to device `peer` on the device's own flow `label` (network::sender_flow) with
+  // `tag` (pipeline_tag of the transfer's match id); it completes when on_delivery returns it, on the
+  // acknowledgement.
+  void send(network::DeviceLp& device, std::uint32_t peer, std::uint64_t bytes, std::uint32_t label, std::uint64_t tag,
             OpIndex op);
   // Op `op` receives the transfer `tag`: true when its data is already in (the op completes now), false
   // when on_delivery will return it.

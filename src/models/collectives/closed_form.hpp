@@ -6,15 +6,16 @@
 // all-reduce of 8 devices is 14 small messages instead of about 1,400.
 //
 // The members only synchronize: each sends a zero-byte "arrived" message to the leader (rank 0); once
-// all have arrived, the leader sends each a zero-byte "release". The call ends at the last member's
-// start + T. The leader knows each start exactly (arrival minus that member's path latency); a member
-// that receives its release at R, from a leader a latency a away, takes the last start as R - 2a (exact
-// when the members' latencies to the leader are equal, as in a scale-up domain or a uniform tree).
-// Since T is the same for every member, the leader works that end out itself and sends the release as
-// a signal held until then (DeviceLp::send_signal): the member takes it in when its part ends, so the
-// call costs a member two events (its arrival at the leader, its release) rather than three (a release
-// followed by a timer).
-//
+// all have arrived, the leader sends each a zero-byte "release". The call ends for every member at the
+// same time: the last member's start + T, or, for a call shorter than its round trip, when the release,
+// sent on the last arrival, reaches the member farthest from the leader. The leader knows each start
+// exactly (arrival minus that member's path latency). Since the end is known to the leader, it sends
+// the release as a signal held until then (DeviceLp::send_signal): the member takes it in when the call
+// ends, so the call costs a member two events (its arrival at the leader, its release) rather than
+// three (a release followed by a timer). One end for all keeps members that are alike in step: in a
+// one-replica run (network/replica_mirror.hpp) the leader counts the twins of each simulated member in
+// another replica as arriving when it does, a path latency later, and releases only simulated members.
+
 // The data still loads the links, for link utilization and energy: when it begins, a member charges the
 // messages it would send in messages mode (CallState::list_sends of the algorithm's machine, with the
 // same flows, hence the same ECMP paths) to the ports of their routes, as the analytical fabric records
@@ -43,13 +44,19 @@ struct PeerTraffic {
   Leg leg = Leg::to_device;
 };
 using CallTraffic = std::vector<PeerTraffic>;
+// What a simulated member's twin in another replica sends over the call (one-replica runs).
+struct TwinTraffic {
+  std::uint32_t src_device = 0;
+  CallTraffic traffic;
+};
 
 class ClosedFormMachine final : public CallState {
  public:
-  // `traffic` is read only by begin(), which the engine calls at once; it need not outlive that (a
-  // shared_ptr per call cost two atomic operations, a measurable share of a 16,384-device run).
+  // `traffic` and `twins` (what this member's twins send, in a one-replica run) are read only by begin(),
+  // which the engine calls at once; they need not outlive that (a shared_ptr per call cost two atomic
+  // operations, a measurable share of a 16,384-device run).
   ClosedFormMachine(std::span<const std::uint32_t> members, std::uint32_t rank, pdes::SimTime duration,
-                    std::uint32_t key, const CallTraffic& traffic);
+                    std::uint32_t key, const CallTraffic& traffic, std::span<const TwinTraffic> twins = {});
   void begin(network::DeviceLp& device, Outbox& out) override;
   void receive(network::DeviceLp& device, Outbox& out, std::uint32_t src_device, std::uint32_t index) override;
   void wake(network::DeviceLp& device, Outbox& out) override;
@@ -59,6 +66,8 @@ class ClosedFormMachine final : public CallState {
 
  private:
   void end_at(network::DeviceLp& device, Outbox& out, pdes::SimTime at);
+  // The leader: `member` (and its twins, when the call spans replicas) started at `start`.
+  void arrive(network::DeviceLp& device, std::uint32_t member, pdes::SimTime start);
   void release_if_all_here(network::DeviceLp& device, Outbox& out);
   // The path latency from `from_device` to the device handling an event.
   [[nodiscard]] static pdes::SimTime latency_from(network::DeviceLp& device, std::uint32_t from_device);
@@ -69,8 +78,11 @@ class ClosedFormMachine final : public CallState {
   pdes::SimTime duration_;
   std::uint32_t key_;
   const CallTraffic* traffic_;  // until begin()
+  std::span<const TwinTraffic> twins_;  // until begin()
   pdes::SimTime last_start_ = 0;
-  std::uint32_t arrivals_ = 0;  // leader: members that have arrived (itself included once begun)
+  pdes::SimTime last_arrival_ = 0;  // leader: when the last arrival reaches it
+  std::uint32_t arrivals_ = 0;      // leader: members that have arrived (itself included once begun)
+  bool spans_replicas_ = false;     // leader: the members span replicas of a one-replica run
   bool finished_ = false;
 };
 

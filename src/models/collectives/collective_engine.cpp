@@ -217,11 +217,12 @@ class Engine final : public CollectiveEngine, private Outbox {
     const std::uint64_t print = call.fingerprint != 0 ? call.fingerprint : members_fingerprint(call.members);
     // A remembered call was planned in closed form, which depends on its member list only: no need to
     // look its layout up again (a hash probe that misses the cache on most calls).
-    if (const CallMemo* memo = remembered(call, print)) return plan_closed_form(call, memo->timing, *memo->traffic);
+    if (const CallMemo* memo = remembered(call, print))
+      return plan_closed_form(call, memo->timing, *memo->traffic, *memo->twins);
     const MemberLayout& layout = layouts_->of(cluster_, call.members, print);
     if (!use_closed_form(cluster_, layout, device.network().spec)) return plan_call(cluster_, call, options_, layout);
-    const CallMemo& memo = remember(call, print, layout);
-    return plan_closed_form(call, memo.timing, *memo.traffic);
+    const CallMemo& memo = remember(device, call, print, layout);
+    return plan_closed_form(call, memo.timing, *memo.traffic, *memo.twins);
   }
 
   void finish_if_done(network::DeviceLp& device, std::uint32_t key) {
@@ -250,6 +251,7 @@ class Engine final : public CollectiveEngine, private Outbox {
     std::vector<std::uint32_t> members;  // empty for groups larger than kMemoMembers
     ClosedFormTiming timing;
     std::shared_ptr<const CallTraffic> traffic;
+    std::shared_ptr<const std::vector<TwinTraffic>> twins;  // one-replica runs: what the device's twins send
   };
   // The remembered closed form of `call` (whose members' fingerprint is `print`), or none.
   const CallMemo* remembered(const CollectiveCall& call, std::uint64_t print) const {
@@ -266,7 +268,8 @@ class Engine final : public CollectiveEngine, private Outbox {
     return nullptr;
   }
   // `call`'s closed form worked out and remembered in place of the oldest entry.
-  const CallMemo& remember(const CollectiveCall& call, std::uint64_t print, const MemberLayout& layout) {
+  const CallMemo& remember(network::DeviceLp& device, const CollectiveCall& call, std::uint64_t print,
+                           const MemberLayout& layout) {
     const bool small = call.members.size() <= kMemoMembers;
     const std::uint64_t tag = memo_tag(call, print);
     memo_tags_[next_memo_] = tag;
@@ -280,10 +283,40 @@ class Engine final : public CollectiveEngine, private Outbox {
          print,
          small ? call.members : std::vector<std::uint32_t>{},
          time_closed_form(cluster_, call, layout),
-         std::make_shared<const CallTraffic>(messages_traffic(cluster_, call, options_, layout))};
+         std::make_shared<const CallTraffic>(messages_traffic(cluster_, call, options_, layout)),
+         std::make_shared<const std::vector<TwinTraffic>>(twin_traffic(device, call, layout))};
     next_memo_ = (next_memo_ + 1) % kMemoEntries;
     return m;
   }
+  // In a one-replica run (network/replica_mirror.hpp), what this device's twins in the other replicas send
+  // over their part of `call`: in a group that spans replicas a twin is a member of the same call, at its
+  // own rank; otherwise it is at this device's rank in the same call of its own replica, whose members
+  // are the call's translated by the replica's offset. Empty in a full run.
+  std::vector<TwinTraffic> twin_traffic(network::DeviceLp& device, const CollectiveCall& call,
+                                       const MemberLayout& layout) {
+    const network::ReplicaMirror& mirror = device.network().mirror;
+    std::vector<TwinTraffic> twins;
+    if (mirror.replicas() == 1) return twins;
+    const bool spans = !mirror.simulated(call.members.back());
+    for (std::uint32_t r = 1; r < mirror.replicas(); ++r) {
+      CollectiveCall twin = call;
+      const std::uint32_t device_r = mirror.twin(device.device(), r);
+      if (spans) {
+        const auto at = std::find(call.members.begin(), call.members.end(), device_r);
+        if (at == call.members.end())
+          throw std::logic_error(fmt::format("one-replica run: device {}'s twin {} is not in its call's group",
+                                             device.device(), device_r));
+        twin.rank = static_cast<std::uint32_t>(at - call.members.begin());
+      } else {
+        for (std::uint32_t& m : twin.members) m = mirror.twin(m, r);
+      }
+      twin.fingerprint = 0;
+      twins.push_back({device_r, messages_traffic(cluster_, twin, options_,
+                                                  spans ? layout : analyse_members(cluster_, twin.members))});
+    }
+    return twins;
+  }
+
   // A digest of what identifies a call, for a first comparison against one line of tags instead of the
   // entries themselves (about 100 bytes each: a start scanning all eight touched a dozen lines).
   // (Only a filter: the entry is compared in full before it is used, so truncations here are harmless.)

@@ -112,11 +112,12 @@ ClosedFormTiming time_closed_form(const network::ClusterSpec& cluster, const Col
   return timing;
 }
 
-CallPlan plan_closed_form(const CollectiveCall& call, const ClosedFormTiming& timing, const CallTraffic& traffic) {
+CallPlan plan_closed_form(const CollectiveCall& call, const ClosedFormTiming& timing, const CallTraffic& traffic,
+                          std::span<const TwinTraffic> twins) {
   CallPlan plan;
   plan.algorithm = timing.algorithm;
   if (!timing.exchanges) return plan;
-  plan.state = std::make_unique<ClosedFormMachine>(call.members, call.rank, timing.duration, call.key, traffic);
+  plan.state = std::make_unique<ClosedFormMachine>(call.members, call.rank, timing.duration, call.key, traffic, twins);
   return plan;
 }
 

@@ -68,9 +68,10 @@ struct ClosedFormTiming {
                                                 const MemberLayout& layout);
 
 // The call as a closed form (closed_form.hpp) taking `timing` (time_closed_form of the call), charging
-// `traffic` (messages_traffic of the call) to the ports when it begins; `traffic` must live until then.
+// `traffic` (messages_traffic of the call) and, in a one-replica run, `twins` (what the member's twins
+// send) to the ports when it begins; both must live until then.
 [[nodiscard]] CallPlan plan_closed_form(const CollectiveCall& call, const ClosedFormTiming& timing,
-                                        const CallTraffic& traffic);
+                                        const CallTraffic& traffic, std::span<const TwinTraffic> twins = {});
 
 // The algorithm that runs for `requested` (never automatic). Throws std::invalid_argument for nvls on a
 // cluster without NVLS (nvls_unavailable()).

@@ -18,13 +18,29 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
   const NodeId src = topology.devices[message.src_device];
   const NodeId dst = topology.devices[message.dst_device];
   if (send_without_links(source, message, src, dst)) return;
-  // Every link on the path carries the message; the counters feed link utilization.
+  const ReplicaMirror& mirror = context_.mirror;
+  if (!mirror.simulated(message.dst_device))
+    throw std::logic_error(fmt::format("one-replica run: device {} sent {} bytes to device {} of another replica",
+                                       message.src_device, message.bytes, message.dst_device));
+  // Every link on the path carries the message, and in a one-replica run every link of each twin pair's
+  // path carries the twin's (replica_mirror.hpp); the counters feed link utilization. Replica 0's path
+  // gives the arrival time: the twins' paths are alike (checked before the run).
+  pdes::SimTime arrival = 0;
+  for (std::uint32_t r = mirror.replicas(); r-- > 0;) {
+    const std::uint32_t sender = mirror.twin(message.src_device, r);
+    Message twin = message;
+    if (message.flow_names_sender) twin.flow = sender_flow(sender, static_cast<std::uint32_t>(message.flow));
+    arrival = charge(topology.devices[sender], topology.devices[mirror.twin(message.dst_device, r)], twin);
+  }
+  source.emit(dst, message.depart_after + arrival, kMessageArrival, encode_message_arrival(message.id, message.bytes));
+}
+
+pdes::SimTime AnalyticalFabric::charge(NodeId src, NodeId dst, const Message& message) {
+  const Topology& topology = *context_.topology;
   if (const FlowPathCache::Path* path = paths_.find_sized(src, dst, message.flow, message.bytes)) {
     for (std::uint32_t hop = 0; hop < path->hops; ++hop)
       context_.counters.record(path->ports[hop], message.bytes, path->serialize[hop], 0);
-    source.emit(dst, message.depart_after + path->latency + FlowPathCache::max_serialize(*path), kMessageArrival,
-                encode_message_arrival(message.id, message.bytes));
-    return;
+    return path->latency + FlowPathCache::max_serialize(*path);
   }
   // A path longer than the table keeps: walked.
   pdes::SimTime latency = 0;
@@ -35,8 +51,7 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
                bottleneck = std::min(bottleneck, port.bandwidth);
                context_.counters.record(id, message.bytes, serialization_time(message.bytes, port.bandwidth), 0);
              });
-  source.emit(dst, message.depart_after + latency + serialization_time(message.bytes, bottleneck), kMessageArrival,
-              encode_message_arrival(message.id, message.bytes));
+  return latency + serialization_time(message.bytes, bottleneck);
 }
 
 void AnalyticalFabric::on_event(NetworkNodeLp& node, const pdes::Event& event) {

@@ -16,6 +16,9 @@ class AnalyticalFabric final : public Fabric {
   void on_event(NetworkNodeLp& node, const pdes::Event& event) override;
 
  private:
+  // Charges `message`'s bytes to every port of its path from node `src` to node `dst`; returns its time
+  // on the path (latency plus the bottleneck's serialization).
+  pdes::SimTime charge(NodeId src, NodeId dst, const Message& message);
   NetworkContext& context_;
   FlowPathCache paths_;
 };

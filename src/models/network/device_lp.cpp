@@ -38,6 +38,14 @@ MessageId DeviceLp::send_message(std::uint32_t dst_device, std::uint64_t bytes, 
   return message.id;
 }
 
+MessageId DeviceLp::send_own_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint32_t label,
+                                     std::uint64_t tag) {
+  check_destination(dst_device);
+  const Message message{checked_id(tag), device_, dst_device, bytes, sender_flow(device_, label), 0, true};
+  network().fabric->send(*this, message);
+  return message.id;
+}
+
 MessageId DeviceLp::send_signal(std::uint32_t dst_device, std::uint64_t tag, pdes::SimTime not_before) {
   check_destination(dst_device);
   const MessageId id = checked_id(tag);

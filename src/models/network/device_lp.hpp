@@ -54,6 +54,8 @@ class DeviceLp final : public NetworkNodeLp {
   // fidelity only) holds the message that long in the device first: Message::depart_after.
   MessageId send_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint64_t flow, std::uint64_t tag,
                          pdes::SimTime depart_after = 0);
+  // The same on a flow of this device's own (sender_flow(device(), label)): a point-to-point transfer.
+  MessageId send_own_message(std::uint32_t dst_device, std::uint64_t bytes, std::uint32_t label, std::uint64_t tag);
   // A zero-byte message (a signal) that the receiver takes in at `not_before`, or at its arrival over the
   // path (its latency, as for any zero-byte message in both fidelities) if that is later. For a receiver
   // whose only response would be to wait until a time the sender already knows (a closed-form call's

@@ -34,7 +34,16 @@ struct Message {
   // (collectives/send_pacer.hpp). Analytical fidelity only, where a path's time does not depend on when
   // a message takes it, so leaving later is the send delayed; the chunk fidelity queues at the port itself.
   pdes::SimTime depart_after = 0;
+  // The label is the sender's own (DeviceLp::send_own_message): sender_flow(src_device, label). In a
+  // one-replica run a twin's message carries its own sender's label (replica_mirror.hpp).
+  bool flow_names_sender = false;
 };
+
+// The flow label of a device's own transfer `label`: the sender's index above the label, so that the
+// same label from different senders hashes apart.
+[[nodiscard]] constexpr std::uint64_t sender_flow(std::uint32_t device, std::uint32_t label) noexcept {
+  return (static_cast<std::uint64_t>(device) << 32) | label;
+}
 
 // What the receiving device learns when a message has fully arrived.
 struct Delivery {

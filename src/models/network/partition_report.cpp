@@ -9,7 +9,7 @@
 namespace rackscale::models::network {
 
 PartitionReport partition_report(const Topology& topology, std::string method, std::span<const std::int32_t> rack_rank,
-                                 int ranks, Fidelity fidelity) {
+                                 int ranks, Fidelity fidelity, const ReplicaMirror& mirror) {
   check_rack_rank(topology, rack_rank, ranks);
   const RackWeight weight = rack_weight_for(fidelity);
   const CrossRankDelays delays(topology, fidelity);
@@ -28,7 +28,7 @@ PartitionReport partition_report(const Topology& topology, std::string method, s
     const auto rank = static_cast<std::size_t>(rack_rank[node.rack]);
     RankLoad& load = report.per_rank[rank];
     ++load.lps;
-    load.weighed += weighs(node, weight) ? 1u : 0u;
+    load.weighed += weighs(node, weight, mirror) ? 1u : 0u;
     if (node.kind == NodeKind::device)
       ++load.devices;
     else

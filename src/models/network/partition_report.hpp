@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/network/rack_graph.hpp"
+#include "models/network/replica_mirror.hpp"
 #include "models/network/topology.hpp"
 #include "pdes/time.hpp"
 
@@ -35,10 +36,11 @@ struct PartitionReport {
   pdes::SimTime lookahead = pdes::kNever;  // cross_rank_lookahead in the fidelity; kNever when nothing crosses
 };
 
-// One pass over nodes and ports. Throws std::invalid_argument if rack_rank does not have one entry per
+// One pass over nodes and ports; `mirror` weighs a one-replica run's devices as rack_graph does. Throws std::invalid_argument if rack_rank does not have one entry per
 // rack or names a rank outside [0, ranks).
 [[nodiscard]] PartitionReport partition_report(const Topology& topology, std::string method,
                                                std::span<const std::int32_t> rack_rank, int ranks,
-                                               Fidelity fidelity = Fidelity::chunk);
+                                               Fidelity fidelity = Fidelity::chunk,
+                                               const ReplicaMirror& mirror = {});
 
 }  // namespace rackscale::models::network

@@ -62,11 +62,12 @@ RackWeight rack_weight_for(Fidelity fidelity) noexcept {
   return fidelity == Fidelity::analytical ? RackWeight::devices_and_scale_up : RackWeight::every_node;
 }
 
-bool weighs(const Node& node, RackWeight weight) noexcept {
-  return weight == RackWeight::every_node || node.kind == NodeKind::device || node.role == SwitchRole::scale_up;
+bool weighs(const Node& node, RackWeight weight, const ReplicaMirror& mirror) noexcept {
+  if (node.kind == NodeKind::device) return mirror.simulated(node.device);
+  return weight == RackWeight::every_node || node.role == SwitchRole::scale_up;
 }
 
-partition::Graph rack_graph(const Topology& topology, RackWeight weight) {
+partition::Graph rack_graph(const Topology& topology, RackWeight weight, const ReplicaMirror& mirror) {
   check_racks(topology);
   if (topology.racks.size() > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()))
     throw std::invalid_argument(
@@ -94,7 +95,7 @@ partition::Graph rack_graph(const Topology& topology, RackWeight weight) {
                             : 1 + static_cast<std::int32_t>(topology.nodes[rack.first_node].role);
     row.clear();
     for (NodeId n = rack.first_node; n < rack.first_node + rack.node_count; ++n) {
-      g.vertex_weight[r] += weighs(topology.nodes[n], weight) ? 1 : 0;
+      g.vertex_weight[r] += weighs(topology.nodes[n], weight, mirror) ? 1 : 0;
       for (const Port& port : topology.ports_of(n)) {
         const std::uint32_t peer_rack = topology.nodes[port.peer].rack;
         if (peer_rack == r) continue;
@@ -108,6 +109,15 @@ partition::Graph rack_graph(const Topology& topology, RackWeight weight) {
         }
       }
     }
+    // A one-replica run's compute racks without a simulated device handle no events (their scale-up
+    // switches neither): they weigh nothing and are dealt apart from those with one, so that the
+    // simulated replica spreads over the ranks.
+    if (rack.kind == RackKind::compute && mirror.replicas() > 1 &&
+        std::none_of(topology.nodes.begin() + rack.first_node, topology.nodes.begin() + rack.first_node + rack.node_count,
+                     [&](const Node& n) { return n.kind == NodeKind::device && mirror.simulated(n.device); })) {
+      g.vertex_weight[r] = 0;
+      g.vertex_class[r] = -1;
+    }
     std::sort(row.begin(), row.end());
     for (const auto& [peer_rack, w] : row) {
       slot[static_cast<std::size_t>(peer_rack)] = -1;
@@ -120,10 +130,10 @@ partition::Graph rack_graph(const Topology& topology, RackWeight weight) {
 }
 
 std::vector<std::int32_t> partition_racks(const Topology& topology, std::string_view method, int ranks,
-                                          Fidelity fidelity) {
+                                          Fidelity fidelity, const ReplicaMirror& mirror) {
   if (ranks < 1) throw std::invalid_argument(fmt::format("rack placement: {} ranks; expected at least 1", ranks));
   const auto partitioner = partition::make_partitioner(method);
-  return partitioner->assign(rack_graph(topology, rack_weight_for(fidelity)), ranks);
+  return partitioner->assign(rack_graph(topology, rack_weight_for(fidelity), mirror), ranks);
 }
 
 pdes::RankMap lp_rank_map(const Topology& topology, std::span<const std::int32_t> rack_rank, int ranks) {

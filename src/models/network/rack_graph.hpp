@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "models/network/cluster_spec.hpp"
+#include "models/network/replica_mirror.hpp"
 #include "models/network/topology.hpp"
 #include "partition/graph.hpp"
 #include "pdes/link.hpp"
@@ -26,14 +27,17 @@ enum class RackWeight : std::uint8_t {
   devices_and_scale_up,  // analytical fidelity: scale-out switches weigh nothing
 };
 [[nodiscard]] RackWeight rack_weight_for(Fidelity fidelity) noexcept;
-[[nodiscard]] bool weighs(const Node& node, RackWeight weight) noexcept;
+// Whether `node` weighs under `weight`; in a one-replica run (`mirror`), only simulated devices do (the
+// others handle no events).
+[[nodiscard]] bool weighs(const Node& node, RackWeight weight, const ReplicaMirror& mirror = {}) noexcept;
 
 // One vertex per rack, weighted by its nodes that weigh under `weight`. One edge per pair of racks
 // joined by at least one cable, weighted by the summed bandwidth (bytes/s, rounded per cable) of those
 // cables, each cable counted once in one direction (the direction leaving its lower-numbered node, so
 // both copies of an edge carry the same weight). Cables inside a rack add nothing (no self loops).
 // Neighbors are sorted. O(nodes + ports + racks) time and memory.
-[[nodiscard]] partition::Graph rack_graph(const Topology& topology, RackWeight weight = RackWeight::every_node);
+[[nodiscard]] partition::Graph rack_graph(const Topology& topology, RackWeight weight = RackWeight::every_node,
+                                          const ReplicaMirror& mirror = {});
 
 // The weight a cable adds to the rack graph: the bandwidth, in bytes/s rounded to an integer, of the
 // cable's direction leaving its lower-numbered node; `port` is one of `node`'s ports (either direction).
@@ -43,10 +47,11 @@ enum class RackWeight : std::uint8_t {
 void check_rack_rank(const Topology& topology, std::span<const std::int32_t> rack_rank, int ranks);
 
 // Assigns racks to `ranks` ranks with the partitioner called `method` (partition::make_partitioner)
-// on the rack graph weighed for `fidelity` (rack_weight_for). Throws std::invalid_argument for an
-// unknown method or ranks < 1.
+// on the rack graph weighed for `fidelity` (rack_weight_for) and `mirror`. Throws std::invalid_argument
+// for an unknown method or ranks < 1.
 [[nodiscard]] std::vector<std::int32_t> partition_racks(const Topology& topology, std::string_view method, int ranks,
-                                                        Fidelity fidelity = Fidelity::chunk);
+                                                        Fidelity fidelity = Fidelity::chunk,
+                                                        const ReplicaMirror& mirror = {});
 
 // The owner of every LP (node) when rack r is on rank rack_rank[r]. Throws std::invalid_argument if
 // rack_rank does not have one entry per rack or names a rank outside [0, ranks).

@@ -91,12 +91,11 @@ void TraceDevice::start_communication(network::DeviceLp& device, std::uint32_t i
     case ReplayKind::send: {
       ++stats_.sends;
       stats_.bytes_sent += op.bytes;
-      // The flow from the tag, as the training executor's from its match id: an exported program's
+      // The flow label from the tag, as the training executor's from its match id: an exported program's
       // messages take the paths they took when generated.
-      const std::uint64_t flow =
-          (static_cast<std::uint64_t>(device.device()) << 32) | (static_cast<std::uint64_t>(op.tag) & 0xFFFF'FFFFu);
+      const auto label = static_cast<std::uint32_t>(op.tag & 0xFFFF'FFFFu);
       const ReplayPeer& peer = program_->peer_of(op);
-      point_to_point_.send(device, peer.device, op.bytes, flow, accelerator::pipeline_tag(peer.match), i);
+      point_to_point_.send(device, peer.device, op.bytes, label, accelerator::pipeline_tag(peer.match), i);
       break;
     }
     case ReplayKind::recv: {

@@ -85,12 +85,17 @@ struct ParallelSpec {
   bool fused_attention = true;
 };
 
+// Which data-parallel replicas the event engine simulates (workload.simulated_replicas; docs/models.md,
+// "One replica for all"): every one, or replica 0 standing for all of them (network/replica_mirror.hpp).
+enum class SimulatedReplicas : std::uint8_t { all, one };
+
 struct TrainingSpec {
   TransformerSpec model;
   ParallelSpec parallel;
   StackSpec stack;  // how the framework schedules communication (stack_spec.hpp)
   std::uint32_t iterations = 1;       // iterations simulated
   bool memory_warn_only = false;      // a job that does not fit: warn instead of stopping
+  SimulatedReplicas simulated_replicas = SimulatedReplicas::all;
   // Slow devices and kernel jitter (workload.variability; accelerator/compute_variability.hpp).
   accelerator::VariabilitySpec variability;
 };
