@@ -19,3 +19,6 @@ sh "$here/collective_scale.sh"
 echo
 echo "== trace replay against the generator, llama3-70b-1024-h100 (1 and 2 ranks) =="
 sh "$here/trace_replay_speed.sh"
+echo
+echo "== one replica for all: the 405B search's best layout on 16,384 H100s (2 ranks) =="
+sh "$here/one_replica.sh"
