@@ -21,6 +21,7 @@
 #include "models/memory/infeasible_job.hpp"
 #include "models/network/build_topology.hpp"
 #include "models/workload/training_plan.hpp"
+#include "pdes/error.hpp"
 #include "pdes/stop_signals.hpp"
 #include "search/iteration_estimate.hpp"
 #include "search/rank_correlation.hpp"
@@ -124,14 +125,18 @@ bool ranks_before(const RankedLayout& a, const RankedLayout& b, search::Objectiv
 namespace {
 
 // A finalist's report; a one-replica run (docs/models.md, "One replica for all") whose replicas turn out
-// not to be placed alike simulates them all instead.
+// not to be alike, on the topology before the run or on a message's path during it, simulates them all
+// instead (a failure that has nothing to do with the replicas then recurs and is reported).
 models::workload::TrainingReport run_finalist(const boost::mpi::communicator& team, models::Scenario scenario) {
+  const bool one = scenario.workload.training.simulated_replicas == models::workload::SimulatedReplicas::one;
   try {
     return run_training(team, scenario, RunOptions{});
   } catch (const sim::ReplicasUnlike&) {
-    scenario.workload.training.simulated_replicas = models::workload::SimulatedReplicas::all;
-    return run_training(team, scenario, RunOptions{});
+  } catch (const pdes::SimulationError&) {
+    if (!one) throw;
   }
+  scenario.workload.training.simulated_replicas = models::workload::SimulatedReplicas::all;
+  return run_training(team, scenario, RunOptions{});
 }
 
 // Estimates are made in rounds of this many candidates, whatever the rank count, so that where branch and

@@ -23,14 +23,21 @@ void AnalyticalFabric::send(NetworkNodeLp& source, const Message& message) {
     throw std::logic_error(fmt::format("one-replica run: device {} sent {} bytes to device {} of another replica",
                                        message.src_device, message.bytes, message.dst_device));
   // Every link on the path carries the message, and in a one-replica run every link of each twin pair's
-  // path carries the twin's (replica_mirror.hpp); the counters feed link utilization. Replica 0's path
-  // gives the arrival time: the twins' paths are alike (checked before the run).
-  pdes::SimTime arrival = 0;
-  for (std::uint32_t r = mirror.replicas(); r-- > 0;) {
+  // path carries the twin's (replica_mirror.hpp); the counters feed link utilization. The twins' paths
+  // were checked alike before the run for one flow of each pair; a twin whose own flow's path takes
+  // another time would make the run differ from simulating every replica, so it stops the run.
+  const pdes::SimTime arrival = charge(src, dst, message);
+  for (std::uint32_t r = 1; r < mirror.replicas(); ++r) {
     const std::uint32_t sender = mirror.twin(message.src_device, r);
+    const std::uint32_t receiver = mirror.twin(message.dst_device, r);
     Message twin = message;
     if (message.flow_names_sender) twin.flow = sender_flow(sender, static_cast<std::uint32_t>(message.flow));
-    arrival = charge(topology.devices[sender], topology.devices[mirror.twin(message.dst_device, r)], twin);
+    if (const pdes::SimTime time = charge(topology.devices[sender], topology.devices[receiver], twin); time != arrival)
+      throw std::runtime_error(fmt::format(
+          "one replica for all: replica {} is not alike: device {}'s {} bytes to device {} take {} on their path, "
+          "device {}'s to device {} take {}; use workload.simulated_replicas: all",
+          r, sender, message.bytes, receiver, pdes::format_time(time), message.src_device, message.dst_device,
+          pdes::format_time(arrival)));
   }
   source.emit(dst, message.depart_after + arrival, kMessageArrival, encode_message_arrival(message.id, message.bytes));
 }
