@@ -284,19 +284,21 @@ class Engine final : public CollectiveEngine, private Outbox {
          small ? call.members : std::vector<std::uint32_t>{},
          time_closed_form(cluster_, call, layout),
          std::make_shared<const CallTraffic>(messages_traffic(cluster_, call, options_, layout)),
-         std::make_shared<const std::vector<TwinTraffic>>(twin_traffic(device, call, layout))};
+         twin_traffic(device, call, layout)};
     next_memo_ = (next_memo_ + 1) % kMemoEntries;
     return m;
   }
   // In a one-replica run (network/replica_mirror.hpp), what this device's twins in the other replicas send
   // over their part of `call`: in a group that spans replicas a twin is a member of the same call, at its
   // own rank; otherwise it is at this device's rank in the same call of its own replica, whose members
-  // are the call's translated by the replica's offset. Empty in a full run.
-  std::vector<TwinTraffic> twin_traffic(network::DeviceLp& device, const CollectiveCall& call,
-                                       const MemberLayout& layout) {
+  // are the call's translated by the replica's offset. In a full run, one shared empty list: no
+  // allocation per remembered call.
+  std::shared_ptr<const std::vector<TwinTraffic>> twin_traffic(network::DeviceLp& device, const CollectiveCall& call,
+                                                               const MemberLayout& layout) {
+    static const auto kNoTwins = std::make_shared<const std::vector<TwinTraffic>>();
     const network::ReplicaMirror& mirror = device.network().mirror;
-    std::vector<TwinTraffic> twins;
-    if (mirror.replicas() == 1) return twins;
+    if (mirror.replicas() == 1) return kNoTwins;
+    auto twins = std::make_shared<std::vector<TwinTraffic>>();
     const bool spans = !mirror.simulated(call.members.back());
     for (std::uint32_t r = 1; r < mirror.replicas(); ++r) {
       CollectiveCall twin = call;
@@ -311,7 +313,7 @@ class Engine final : public CollectiveEngine, private Outbox {
         for (std::uint32_t& m : twin.members) m = mirror.twin(m, r);
       }
       twin.fingerprint = 0;
-      twins.push_back({device_r, messages_traffic(cluster_, twin, options_,
+      twins->push_back({device_r, messages_traffic(cluster_, twin, options_,
                                                   spans ? layout : analyse_members(cluster_, twin.members))});
     }
     return twins;

@@ -10,9 +10,9 @@ namespace rackscale::models::traffic {
 void TrafficDevice::start(network::DeviceLp& device) {
   std::uint64_t sequence = 0;
   for (const PlannedMessage& m : plan_.messages_from(device.device())) {
-    // Each message is its own flow, so ECMP spreads a device's messages over paths; the tag is the
-    // device's message count.
-    device.send_message(m.dst, m.bytes, (static_cast<std::uint64_t>(device.device()) << 32) | sequence, sequence);
+    // Each message is its own flow (the device's own label: its message count, also the tag), so ECMP
+    // spreads a device's messages over paths.
+    device.send_own_message(m.dst, m.bytes, static_cast<std::uint32_t>(sequence), sequence);
     ++sequence;
     ++stats_.messages_sent;
     stats_.bytes_sent += m.bytes;
